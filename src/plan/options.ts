@@ -1,0 +1,90 @@
+// Decode options: what JavaScript values each ClickHouse type becomes.
+//
+// Invariant: options are resolved once per result set into a plan (see resolve.ts) and compiled
+// into the decoder; nothing here is consulted per value. Every default is lossless, except
+// DateTime64 with precision > 3 as `Date` (a JS Date holds milliseconds) — documented in the README.
+
+/** Options that choose the JavaScript form of values; settable for the whole result or per column. */
+import { ChwireConfigError } from '../errors.js';
+
+export interface ValueOptions {
+  /** Int64/UInt64 (and Interval*). `'number'` loses precision beyond ±2^53. Default `'bigint'`. */
+  int64?: 'bigint' | 'number' | 'string';
+  /** Int128/UInt128/Int256/UInt256. `'number'` loses precision beyond ±2^53. Default `'bigint'`. */
+  int128?: 'bigint' | 'number' | 'string';
+  /** Decimal(P, S). `'string'` is exact (`"-1.5"`, trailing zeros trimmed as ClickHouse prints them); `'number'` rounds to a double. Default `'string'`. */
+  decimal?: 'string' | 'number';
+  /**
+   * DateTime and DateTime64. `'Date'`: a new JS Date per value (DateTime64 with precision > 3 loses
+   * the sub-millisecond digits). `'string'`: ISO-8601 in UTC with exactly P fractional digits
+   * (`"2024-01-02T03:04:05Z"`, `"1969-12-31T23:59:59.123456789Z"`). `'number'`: milliseconds since
+   * the epoch (may be fractional for P > 3). Default `'Date'`.
+   */
+  datetime?: 'Date' | 'string' | 'number';
+  /** Date and Date32. `'Date'`: midnight UTC of that day; `'string'`: `"YYYY-MM-DD"`. Default `'Date'`. */
+  date?: 'Date' | 'string';
+  /** Time and Time64(P). `'string'`: as ClickHouse prints it (`"-01:00:00"`, `"12:34:56.789"`); `'number'`: seconds. Default `'string'`. */
+  time?: 'string' | 'number';
+  /** String and FixedString. `'string'`: UTF-8 (invalid bytes become U+FFFD); `'bytes'`: the exact bytes as a Uint8Array. Default `'string'`. */
+  strings?: 'string' | 'bytes';
+  /** UUID. `'string'`: canonical lower-case text; `'bytes'`: 16 bytes in RFC 4122 order. Default `'string'`. */
+  uuid?: 'string' | 'bytes';
+  /** Map(K, V). `'object'`: a plain object keyed by String(key); `'Map'`: a JS Map with decoded keys. Default `'object'`. */
+  maps?: 'object' | 'Map';
+}
+
+export interface DecodeOptions extends ValueOptions {
+  /** Rows as objects keyed by column name (one fixed shape) or as arrays in column order. Default `'object'`. */
+  rows?: 'object' | 'array';
+  /** Per-column overrides, by column name (own properties only). */
+  columns?: Readonly<Record<string, ValueOptions>>;
+}
+
+export type ResolvedValueOptions = Required<ValueOptions>;
+
+export const DEFAULT_VALUE_OPTIONS: Readonly<ResolvedValueOptions> = Object.freeze({
+  int64: 'bigint',
+  int128: 'bigint',
+  decimal: 'string',
+  datetime: 'Date',
+  date: 'Date',
+  time: 'string',
+  strings: 'string',
+  uuid: 'string',
+  maps: 'object',
+});
+
+const ALLOWED: { readonly [K in keyof ResolvedValueOptions]: readonly ResolvedValueOptions[K][] } = {
+  int64: ['bigint', 'number', 'string'],
+  int128: ['bigint', 'number', 'string'],
+  decimal: ['string', 'number'],
+  datetime: ['Date', 'string', 'number'],
+  date: ['Date', 'string'],
+  time: ['string', 'number'],
+  strings: ['string', 'bytes'],
+  uuid: ['string', 'bytes'],
+  maps: ['object', 'Map'],
+};
+
+/** The keys of ValueOptions, in a fixed order (used for cache keys). */
+export const VALUE_OPTION_KEYS = Object.keys(ALLOWED) as (keyof ResolvedValueOptions)[];
+
+/**
+ * Merge `over` onto `base`, validating every value. Unknown keys and bad values are errors: an
+ * option that cannot be honoured must never be silently ignored.
+ */
+export function mergeValueOptions(base: ResolvedValueOptions, over: ValueOptions | undefined, where: string): ResolvedValueOptions {
+  if (over === undefined) return base;
+  const out: Record<string, string> = { ...base };
+  for (const key of Object.keys(over)) {
+    const allowed = (ALLOWED as Record<string, readonly string[]>)[key];
+    const value = (over as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (allowed === undefined) throw new ChwireConfigError(`unknown decode option ${JSON.stringify(key)} in ${where}`);
+    if (typeof value !== 'string' || !allowed.includes(value)) {
+      throw new ChwireConfigError(`decode option ${key} in ${where} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`);
+    }
+    out[key] = value;
+  }
+  return out as unknown as ResolvedValueOptions;
+}
