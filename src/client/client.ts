@@ -1,0 +1,228 @@
+// createClient and the query API: fetch / fetchOne / fetchValue / stream / execute / ping / close,
+// with insert and fetchColumns wired in from insert.ts and columns.ts. Every read goes
+// sql → transport → byte chunks → the compiled decoder for the result's schema → rows.
+// Invariants: query parameters are sent apart from the SQL, never spliced into it; the server's
+// capabilities (learnt once per host) decide the format and the client's own settings; a query id
+// is always set (generated when not given) so errors and results can name it.
+import { randomUUID } from 'node:crypto';
+import { ChwireConfigError } from '../errors.js';
+import { createRowBinaryDecoder } from '../codec.js';
+import { createNativeDecoder } from '../native/index.js';
+import type { DecodeOptions } from '../plan/options.js';
+import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
+import type { QuerySummary, ServerInfo, Transport, TransportResponse } from '../transport/types.js';
+import { capabilitiesOf, type Capabilities } from './capabilities.js';
+import { resolveConfig, renderSetting, type ClientOptions, type Settings } from './config.js';
+import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
+import { formatQueryParam } from './params.js';
+import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
+import { SessionLocks } from './session-lock.js';
+import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
+import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
+
+export interface QueryOptions extends DecodeOptions {
+  /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
+  params?: Readonly<Record<string, unknown>>;
+  settings?: Settings;
+  queryId?: string;
+  /** Queries with the same session id run one after another on the server's session. */
+  sessionId?: string;
+  signal?: AbortSignal;
+  /** Wire format for rows; default RowBinaryWithNamesAndTypes (Native on servers without it). */
+  format?: 'RowBinaryWithNamesAndTypes' | 'Native';
+}
+
+export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions>;
+
+/** All rows of a result, with its metadata as extra (non-enumerable) properties. */
+export type Rows<R> = R[] & {
+  readonly columns: readonly ColumnInfo[];
+  readonly queryId: string | undefined;
+  readonly summary: QuerySummary | undefined;
+};
+
+export interface ExecResult {
+  readonly queryId: string | undefined;
+  readonly summary: QuerySummary | undefined;
+}
+
+export interface Client {
+  fetch<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
+  fetchOne<R = Row>(sql: string, opts?: QueryOptions): Promise<R | undefined>;
+  fetchValue<V = unknown>(sql: string, opts?: QueryOptions): Promise<V | undefined>;
+  stream<R = Row>(sql: string, opts?: QueryOptions): RowStream<R>;
+  execute(sql: string, opts?: ExecOptions): Promise<ExecResult>;
+  insert(table: string, rows: InsertInput, opts?: InsertOptions): Promise<InsertResult>;
+  fetchColumns(sql: string, opts?: ColumnsOptions): Promise<ColumnsResult>;
+  /** Forget cached table schemas used by insert() (all, or one table). */
+  refreshSchema(table?: string): void;
+  /** The server's version (probed once per host). */
+  serverVersion(): Promise<string>;
+  ping(opts?: { signal?: AbortSignal }): Promise<void>;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** What insert.ts and columns.ts need from the client, without a cycle through the public type. */
+export interface ClientCore {
+  readonly transport: Transport;
+  readonly database: string | undefined;
+  readonly insertBlockSize: number;
+  readonly schemas: TableSchemaCache;
+  capabilities(signal?: AbortSignal): Promise<{ info: ServerInfo; caps: Capabilities }>;
+  settingsFor(opts: { settings?: Settings | undefined }, auto?: Record<string, string>): Record<string, string>;
+  lock(sessionId: string | undefined): Promise<() => void>;
+  /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
+  queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined>;
+  fetch<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
+}
+
+export function createClient(options: ClientOptions = {}): Client {
+  return new ChwireClient(options);
+}
+
+class ChwireClient implements Client, ClientCore {
+  readonly transport: Transport;
+  readonly database: string | undefined;
+  readonly insertBlockSize: number;
+  readonly schemas: TableSchemaCache = new Map();
+  private readonly settings: Settings;
+  private readonly decodeDefaults: DecodeOptions;
+  private readonly locks = new SessionLocks();
+  private closed = false;
+
+  constructor(options: ClientOptions) {
+    const cfg = resolveConfig(options);
+    this.transport = cfg.transport;
+    this.database = cfg.database;
+    this.settings = cfg.settings;
+    this.insertBlockSize = cfg.insertBlockSize;
+    this.decodeDefaults = pickDecodeOptions(options);
+  }
+
+  async capabilities(signal?: AbortSignal): Promise<{ info: ServerInfo; caps: Capabilities }> {
+    if (this.closed) throw new ChwireConfigError('the client is closed');
+    const info = await this.transport.server(signal);
+    return { info, caps: capabilitiesOf(info) };
+  }
+
+  settingsFor(opts: { settings?: Settings | undefined }, auto: Record<string, string> = {}): Record<string, string> {
+    const out: Record<string, string> = { ...auto };
+    for (const src of [this.settings, opts.settings ?? {}]) {
+      for (const [k, v] of Object.entries(src)) out[k] = renderSetting(k, v);
+    }
+    return out;
+  }
+
+  lock(sessionId: string | undefined): Promise<() => void> {
+    return this.locks.acquire(sessionId);
+  }
+
+  async queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined> {
+    const p = opts.params;
+    if (p === undefined || Object.keys(p).length === 0) return undefined;
+    if (!caps.params) throw new ChwireConfigError(`server ${info.version} is too old for query parameters ({name:Type} placeholders need ClickHouse 19.11 or later)`);
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(p)) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ChwireConfigError(`query parameter name ${JSON.stringify(k)} is not an identifier`);
+      out[k] = formatQueryParam(v, k);
+    }
+    return out;
+  }
+
+  /** Sends a query whose body is a result in `format` (or no format: a statement). */
+  private async send(sql: string, opts: QueryOptions, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined }> {
+    const { info, caps } = await this.capabilities(opts.signal);
+    const params = await this.queryParams(opts, caps, info);
+    const fmt = format === null ? undefined : opts.format ?? caps.rowFormat;
+    const release = await this.lock(opts.sessionId);
+    try {
+      const response = await this.transport.request({
+        sql, format: fmt, params, settings: this.settingsFor(opts), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null,
+      });
+      return { response, release, format: fmt };
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  stream<R = Row>(sql: string, opts: QueryOptions = {}): RowStream<R> {
+    const queryId = opts.queryId ?? randomUUID();
+    const decodeOptions = mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts));
+    const open = async (): Promise<OpenedQuery<R>> => {
+      const { response, release, format } = await this.send(sql, opts, '', queryId);
+      const decoder = (format === 'Native' ? createNativeDecoder(decodeOptions) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
+      return { response, decoder, release };
+    };
+    return new RowStreamImpl<R>(open, queryId);
+  }
+
+  async fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
+    const s = this.stream<R>(sql, opts);
+    const rows: R[] = [];
+    for await (const batch of s.batches()) {
+      for (let i = 0; i < batch.length; i++) rows.push(batch[i]!);
+    }
+    Object.defineProperties(rows, {
+      columns: { value: s.columns ?? [], enumerable: false },
+      queryId: { value: s.queryId, enumerable: false },
+      summary: { value: s.summary, enumerable: false },
+    });
+    return rows as Rows<R>;
+  }
+
+  async fetchOne<R = Row>(sql: string, opts?: QueryOptions): Promise<R | undefined> {
+    const rows = await this.fetch<R>(sql, opts);
+    return rows[0];
+  }
+
+  async fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
+    const row = await this.fetchOne<unknown[]>(sql, { ...opts, rows: 'array' });
+    return row?.[0] as V | undefined;
+  }
+
+  async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    const queryId = opts.queryId ?? randomUUID();
+    const { response, release } = await this.send(sql, opts, null, queryId);
+    try {
+      // Statements answer with an empty body (or text we do not need); drain it to free the socket.
+      for await (const _ of response.body) { /* drain */ }
+    } finally {
+      response.cancel();
+      release();
+    }
+    return { queryId: response.queryId ?? queryId, summary: response.summary };
+  }
+
+  insert(table: string, rows: InsertInput, opts: InsertOptions = {}): Promise<InsertResult> {
+    return insertRows(this, table, rows, opts);
+  }
+
+  fetchColumns(sql: string, opts: ColumnsOptions = {}): Promise<ColumnsResult> {
+    return fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) });
+  }
+
+  refreshSchema(table?: string): void {
+    if (table === undefined) this.schemas.clear();
+    else for (const k of [...this.schemas.keys()]) if (k === table || k.endsWith(`.${table}`)) this.schemas.delete(k);
+  }
+
+  async serverVersion(): Promise<string> {
+    return (await this.capabilities()).info.version;
+  }
+
+  ping(opts: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.transport.ping(opts.signal);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.transport.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}

@@ -1,0 +1,113 @@
+// Client options: their types, defaults, validation, and the transport they select.
+// Invariant: credentials given in the URL are moved out of it (into the X-ClickHouse-* headers)
+// before the URL is stored anywhere, so no message or log can show them.
+import { ChwireConfigError } from '../errors.js';
+import type { DecodeOptions } from '../plan/options.js';
+import { ChdbTransport } from '../transport/chdb.js';
+import { HttpTransport, type TlsOptions } from '../transport/http.js';
+import type { Transport } from '../transport/types.js';
+
+export type SettingValue = string | number | boolean | bigint;
+export type Settings = Readonly<Record<string, SettingValue>>;
+
+export interface ClientOptions extends DecodeOptions {
+  /**
+   * `http://host:8123`, `https://…`, `chdb://` (embedded, in memory) or `chdb:///abs/path`
+   * (embedded, on disk). Several HTTP URLs (array or comma-separated): failover, in order.
+   * Default `http://localhost:8123`.
+   */
+  url?: string | readonly string[];
+  /** Default `default` (or the URL's user). */
+  username?: string;
+  /** Default empty (or the URL's password). */
+  password?: string;
+  database?: string;
+  /** ClickHouse settings sent with every query. */
+  settings?: Settings;
+  /** Milliseconds without progress (no response head, no body byte) before ChwireTimeoutError. Default 300000; 0 disables. */
+  requestTimeout?: number;
+  /** Sockets per host. Default 10. */
+  maxOpenConnections?: number;
+  /** Reuse connections. Default true. */
+  keepAlive?: boolean;
+  /** Longest idle time of a pooled socket in ms (also kept below the server's Keep-Alive timeout). Default 2500. */
+  idleSocketTtl?: number;
+  /** gzip-compressed responses (`enable_http_compression=1`). Default false. */
+  compression?: boolean;
+  tls?: TlsOptions;
+  /** Rows per Native block for insert(). Default 65536. */
+  insertBlockSize?: number;
+}
+
+const KNOWN = new Set(['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
+  'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
+
+export interface ResolvedConfig {
+  transport: Transport;
+  database: string | undefined;
+  settings: Settings;
+  insertBlockSize: number;
+}
+
+function nonNegative(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ChwireConfigError(`option ${name} must be a non-negative number, got ${String(v)}`);
+  return v;
+}
+
+export function resolveConfig(o: ClientOptions): ResolvedConfig {
+  for (const k of Object.keys(o)) {
+    if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}`);
+  }
+  const raw = o.url ?? 'http://localhost:8123';
+  const list = (typeof raw === 'string' ? raw.split(',') : [...raw]).map((s) => s.trim()).filter((s) => s.length > 0);
+  if (list.length === 0) throw new ChwireConfigError('option url is empty');
+  const requestTimeout = nonNegative('requestTimeout', o.requestTimeout, 300_000);
+  const insertBlockSize = nonNegative('insertBlockSize', o.insertBlockSize, 65_536);
+  const settings = o.settings ?? {};
+
+  if (list[0]!.startsWith('chdb:')) {
+    if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
+    const m = /^chdb:\/\/(\/.*)?$/.exec(list[0]!);
+    if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
+    const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
+    return { transport: new ChdbTransport({ path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize };
+  }
+
+  let username = o.username;
+  let password = o.password;
+  const urls = list.map((s) => {
+    let u: URL;
+    try {
+      u = new URL(s);
+    } catch {
+      // Never echo the text: it may hold a password.
+      throw new ChwireConfigError('option url is not a valid URL');
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ChwireConfigError(`unsupported URL scheme ${u.protocol} (use http:, https: or chdb:)`);
+    if (u.username !== '') username ??= decodeURIComponent(u.username);
+    if (u.password !== '') password ??= decodeURIComponent(u.password);
+    u.username = '';
+    u.password = '';
+    return u;
+  });
+  const transport = new HttpTransport({
+    urls,
+    username: username ?? 'default',
+    password: password ?? '',
+    database: o.database,
+    requestTimeout,
+    maxOpenConnections: Math.max(1, nonNegative('maxOpenConnections', o.maxOpenConnections, 10)),
+    keepAlive: o.keepAlive ?? true,
+    idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
+    compression: o.compression ?? false,
+    tls: o.tls,
+  });
+  return { transport, database: o.database, settings, insertBlockSize };
+}
+
+export function renderSetting(name: string, v: SettingValue): string {
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (typeof v === 'number' && !Number.isFinite(v)) throw new ChwireConfigError(`setting ${name} must be finite, got ${v}`);
+  return String(v);
+}

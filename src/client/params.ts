@@ -1,0 +1,191 @@
+// Query parameters: a JS value → the text the server parses for a `{name:Type}` placeholder
+// (sent as the URL parameter `param_name`; the HTTP layer percent-encodes it afterwards).
+//
+// The server reads that text with the declared type's *escaped* (TSV) text deserialiser, not as
+// a SQL literal (http.md §4.3): at the top level a string is raw text with backslash escapes;
+// inside arrays, tuples and maps every element is a SQL-quoted literal (`['it\'s']`).
+// Invariant: for every value accepted, the server parses the text back to exactly that value
+// (property-tested on the engine through `SET param_p = …`, the same binder as HTTP's param_*);
+// everything the text form cannot carry is a ChwireConfigError, never a silently changed value.
+// Values are never spliced into SQL: this text only ever travels as a parameter.
+import { ChwireConfigError } from '../errors.js';
+
+/** A tuple value for `Tuple(...)` placeholders (a JS array would be sent as an Array). */
+export class QueryTuple {
+  readonly values: readonly unknown[];
+  constructor(values: readonly unknown[]) {
+    this.values = Object.freeze([...values]);
+  }
+}
+
+/** Mark values as one tuple: `{t:Tuple(UInt8, String)}` ← `tuple(1, 'x')`. */
+export function tuple(...values: unknown[]): QueryTuple {
+  return new QueryTuple(values);
+}
+
+/** Nesting deeper than this (or a cycle) is refused rather than overflowing the stack. */
+const MAX_DEPTH = 64;
+
+// The escaped form's escapes (the server also reads \a \v \xHH, …; these are the ones needed).
+const ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\', '\0': '\\0', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t',
+};
+const NEEDS_ESCAPE = /[\\\0\b\f\n\r\t]/g;
+const NEEDS_ESCAPE_QUOTED = /[\\\0\b\f\n\r\t']/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function fail(path: string, why: string): never {
+  throw new ChwireConfigError(`query parameter ${path}: ${why}`);
+}
+
+function checkString(s: string, path: string): void {
+  // A lone surrogate has no UTF-8 form: it would reach the server as U+FFFD (or fail to encode).
+  if (LONE_SURROGATE.test(s)) fail(path, 'string contains a lone UTF-16 surrogate, which has no UTF-8 form');
+}
+
+function escapeTop(s: string): string {
+  return s.replace(NEEDS_ESCAPE, (c) => ESCAPES[c]!);
+}
+
+function quote(s: string): string {
+  return `'${s.replace(NEEDS_ESCAPE_QUOTED, (c) => (c === "'" ? "\\'" : ESCAPES[c]!))}'`;
+}
+
+/** Bytes as escaped text: printable ASCII as is, everything else as `\xHH`. */
+function escapeBytes(b: Uint8Array, quoteChar: boolean): string {
+  let out = '';
+  for (const x of b) {
+    if (x === 0x5c) out += '\\\\';
+    else if (quoteChar && x === 0x27) out += "\\'";
+    else if (x >= 0x20 && x < 0x7f) out += String.fromCharCode(x);
+    else out += `\\x${x.toString(16).padStart(2, '0')}`;
+  }
+  return out;
+}
+
+function formatNumber(n: number): string {
+  if (Number.isNaN(n)) return 'nan';
+  if (n === Infinity) return 'inf';
+  if (n === -Infinity) return '-inf';
+  // String(-0) is "0": keep the sign, Float64 parameters can hold it.
+  return Object.is(n, -0) ? '-0' : String(n);
+}
+
+/**
+ * A Date as Unix seconds with milliseconds (`1704164645.123`), which DateTime64 parses in any
+ * zone; whole seconds carry no fraction, so DateTime (which refuses a fraction) takes them too.
+ * The seconds are zero-padded to 10 digits: the server reads shorter digit runs as something
+ * else (`0` and `1000` are refused as DateTime).
+ */
+function formatDate(d: Date, path: string): string {
+  const ms = d.getTime();
+  if (Number.isNaN(ms)) fail(path, 'Invalid Date');
+  // The server (26.7) drops the sign of `-0.xxx`, reading 1969-12-31 23:59:59.999 as 00:00:00.999;
+  // no zone-independent spelling of that last second before the epoch exists, so refuse it.
+  if (ms < 0 && ms > -1000) fail(path, `${d.toISOString()} is in the last second before 1970, which the server cannot read back exactly`);
+  const abs = Math.abs(ms);
+  const seconds = String(Math.floor(abs / 1000)).padStart(10, '0');
+  const frac = abs % 1000;
+  return `${ms < 0 ? '-' : ''}${seconds}${frac === 0 ? '' : `.${String(frac).padStart(3, '0')}`}`;
+}
+
+function isPlainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function describe(v: unknown): string {
+  if (typeof v === 'object' && v !== null) return v.constructor?.name ?? 'object';
+  return typeof v;
+}
+
+/** Shared by both levels: everything but the scalars whose spelling depends on the level. */
+class Formatter {
+  private readonly stack: object[] = [];
+
+  composite(v: object, path: string, inner: (x: unknown, p: string) => string): string | undefined {
+    if (this.stack.includes(v)) fail(path, 'the value contains itself');
+    if (this.stack.length >= MAX_DEPTH) fail(path, `nested deeper than ${MAX_DEPTH} levels`);
+    this.stack.push(v);
+    try {
+      if (Array.isArray(v)) return `[${v.map((x, i) => inner(x, `${path}[${i}]`)).join(', ')}]`;
+      if (v instanceof QueryTuple) return `(${v.values.map((x, i) => inner(x, `${path}[${i}]`)).join(', ')})`;
+      if (v instanceof Map) {
+        const parts: string[] = [];
+        for (const [k, x] of v) parts.push(`${inner(k, `${path} key`)}: ${inner(x, `${path}.get(${String(k)})`)}`);
+        return `{${parts.join(', ')}}`;
+      }
+      if (ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof Uint8Array)) {
+        // Other typed arrays are arrays of numbers (Uint8Array is bytes: a String).
+        const items = Array.from(v as unknown as ArrayLike<number | bigint>);
+        return `[${items.map((x, i) => inner(x, `${path}[${i}]`)).join(', ')}]`;
+      }
+      if (isPlainObject(v)) {
+        const parts = Object.keys(v).map((k) => {
+          checkString(k, `${path} key`);
+          return `${quote(k)}: ${inner((v as Record<string, unknown>)[k], `${path}.${k}`)}`;
+        });
+        return `{${parts.join(', ')}}`;
+      }
+      return undefined;
+    } finally {
+      this.stack.pop();
+    }
+  }
+
+  /** An element inside a composite: a SQL literal. */
+  readonly element = (v: unknown, path: string): string => {
+    switch (typeof v) {
+      case 'string': checkString(v, path); return quote(v);
+      case 'number': return formatNumber(v);
+      case 'bigint': return v.toString();
+      case 'boolean': return v ? 'true' : 'false';
+      case 'object':
+        if (v === null) return 'NULL';
+        if (v instanceof Date) return `'${formatDate(v, path)}'`; // unquoted, DateTime64 misreads it as ticks
+        if (v instanceof Uint8Array) return `'${escapeBytes(v, true)}'`;
+        return this.composite(v, path, this.element) ?? fail(path, `cannot send a ${describe(v)}`);
+      default:
+        return fail(path, `cannot send ${v === undefined ? 'undefined' : `a ${typeof v}`}`);
+    }
+  };
+
+  /** The whole parameter: the escaped text form of one value. */
+  top(v: unknown, path: string): string {
+    switch (typeof v) {
+      case 'string': checkString(v, path); return escapeTop(v);
+      case 'object':
+        if (v === null) return '\\N';
+        if (v instanceof Date) return formatDate(v, path);
+        if (v instanceof Uint8Array) return escapeBytes(v, false);
+        return this.element(v, path);
+      default:
+        return this.element(v, path);
+    }
+  }
+}
+
+/**
+ * The server text of one parameter value. Strings are sent as they are (escaped), numbers and
+ * bigints in decimal (`nan`, `inf`, `-inf`, `-0` for Float parameters), booleans as
+ * `true`/`false` (for Bool), Dates as Unix seconds (for DateTime/DateTime64; Date and Date32
+ * want a `'YYYY-MM-DD'` string), Uint8Array as the exact bytes of a String, null as `\N` (NULL
+ * for Nullable, `''` for String), arrays and typed arrays as `[…]`, `tuple(…)` as `(…)`, Map and
+ * plain objects as `{k: v}`. Throws ChwireConfigError for undefined, functions, symbols, other
+ * class instances, Invalid Date, lone surrogates, cycles.
+ */
+export function formatQueryParam(value: unknown, name = 'value'): string {
+  return new Formatter().top(value, name);
+}
+
+const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Every parameter of a query, keyed by name (`{name:Type}`), as server text. */
+export function formatQueryParams(params: Readonly<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (!PARAM_NAME.test(k)) throw new ChwireConfigError(`query parameter name ${JSON.stringify(k)} is not an identifier`);
+    out[k] = formatQueryParam(v, k);
+  }
+  return out;
+}

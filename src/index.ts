@@ -1,0 +1,20 @@
+// The `chwire` entry point: createClient, the option and result types, and the error classes
+// (the I/O-free codecs are in `chwire/codec`).
+export { createClient } from './client/client.js';
+export type { Client, QueryOptions, ExecOptions, Rows, ExecResult } from './client/client.js';
+export type { ClientOptions, Settings, SettingValue } from './client/config.js';
+export type { RowStream } from './client/row-stream.js';
+export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './client/insert.js';
+export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
+export { tuple, QueryTuple } from './client/params.js';
+export type { NativeColumns, NativeColumn } from './native/index.js';
+export type { TlsOptions } from './transport/http.js';
+export type { QuerySummary } from './transport/types.js';
+export type { DecodeOptions, ValueOptions } from './plan/options.js';
+export type { ColumnInfo, Row } from './stream-decoder.js';
+export {
+  ChwireError, ChwireTypeError, ChwireDecodeError, ChwireEncodeError, ChwireServerError,
+  ChwireConnectionError, ChwireTimeoutError, ChwireAbortError, ChwireConfigError,
+  isChwireError, ERROR_CODES,
+} from './errors.js';
+export type { ChwireErrorCode } from './errors.js';

@@ -1,0 +1,65 @@
+// Little-endian 64/128/256-bit integers → bigint, and the fast exact paths for 64-bit values.
+//
+// Invariant: every function is exact. The 64-bit helpers avoid DataView#getBigUint64 when the
+// value fits in a double exactly: building a bigint from a small number measured faster than
+// the BigInt DataView getters (bench/micro/int64.ts). 128/256-bit values are combined from
+// 64-bit limbs with shifts (one bigint per limb is the floor; no string round trip).
+
+const TWO32 = 4294967296;
+
+/** UInt64 at p as bigint. */
+export function readUInt64Big(dv: DataView, p: number): bigint {
+  const hi = dv.getUint32(p + 4, true);
+  if (hi < 0x200000) return BigInt(hi * TWO32 + dv.getUint32(p, true));
+  return dv.getBigUint64(p, true);
+}
+
+/** Int64 at p as bigint. */
+export function readInt64Big(dv: DataView, p: number): bigint {
+  const hi = dv.getInt32(p + 4, true);
+  if (hi < 0x200000 && hi >= -0x200000) return BigInt(hi * TWO32 + dv.getUint32(p, true));
+  return dv.getBigInt64(p, true);
+}
+
+/** UInt64 at p as the nearest double (exact below 2^53). */
+export function readUInt64Number(dv: DataView, p: number): number {
+  return dv.getUint32(p + 4, true) * TWO32 + dv.getUint32(p, true);
+}
+
+/** Int64 at p as the nearest double (exact within ±2^53): the exact sum is rounded once. */
+export function readInt64Number(dv: DataView, p: number): number {
+  return dv.getInt32(p + 4, true) * TWO32 + dv.getUint32(p, true);
+}
+
+/** UInt64 as exact decimal text. */
+export function readUInt64String(dv: DataView, p: number): string {
+  const hi = dv.getUint32(p + 4, true);
+  if (hi < 0x200000) return String(hi * TWO32 + dv.getUint32(p, true));
+  return dv.getBigUint64(p, true).toString();
+}
+
+/** Int64 as exact decimal text. */
+export function readInt64String(dv: DataView, p: number): string {
+  const hi = dv.getInt32(p + 4, true);
+  if (hi < 0x200000 && hi >= -0x200000) return String(hi * TWO32 + dv.getUint32(p, true));
+  return dv.getBigInt64(p, true).toString();
+}
+
+/** Unsigned little-endian integer of `bytes` bytes (a multiple of 8) at p. */
+export function readUIntBig(dv: DataView, p: number, bytes: number): bigint {
+  let v = dv.getBigUint64(p + bytes - 8, true);
+  for (let i = bytes - 16; i >= 0; i -= 8) v = (v << 64n) | dv.getBigUint64(p + i, true);
+  return v;
+}
+
+/** Signed (two's complement) little-endian integer of `bytes` bytes (a multiple of 8) at p. */
+export function readIntBig(dv: DataView, p: number, bytes: number): bigint {
+  let v = dv.getBigInt64(p + bytes - 8, true);
+  for (let i = bytes - 16; i >= 0; i -= 8) v = (v << 64n) | dv.getBigUint64(p + i, true);
+  return v;
+}
+
+export const readUInt128 = (dv: DataView, p: number): bigint => readUIntBig(dv, p, 16);
+export const readInt128 = (dv: DataView, p: number): bigint => readIntBig(dv, p, 16);
+export const readUInt256 = (dv: DataView, p: number): bigint => readUIntBig(dv, p, 32);
+export const readInt256 = (dv: DataView, p: number): bigint => readIntBig(dv, p, 32);

@@ -1,0 +1,31 @@
+// The one read cursor of the prebuilt (non-generated) readers: a byte view, a DataView over the
+// same bytes, a position and an end. Generated code keeps its position in a local and syncs it
+// into `pos` around calls to prebuilt readers.
+//
+// Invariant: `u8`, `dv` cover exactly the same bytes; `pos <= end <= u8.length` between reads.
+// `need` is a hint written just before NEED_MORE is thrown: the absolute position (in this
+// buffer) that must exist before a retry can get further (0 when unknown). Stream decoders use it
+// to wait for a big value to arrive whole instead of retrying on every chunk.
+
+export interface Cursor {
+  u8: Uint8Array;
+  dv: DataView;
+  pos: number;
+  end: number;
+  need: number;
+}
+
+export function createCursor(u8: Uint8Array, start = 0, end = u8.length): Cursor {
+  return { u8, dv: new DataView(u8.buffer, u8.byteOffset, u8.byteLength), pos: start, end, need: 0 };
+}
+
+/** Point an existing cursor at new bytes (keeps the object's hidden class stable). */
+export function resetCursor(c: Cursor, u8: Uint8Array, start: number, end: number): void {
+  if (c.u8 !== u8) {
+    c.u8 = u8;
+    c.dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
+  }
+  c.pos = start;
+  c.end = end;
+  c.need = 0;
+}

@@ -1,0 +1,408 @@
+// Input JS value → the number/bigint/bytes a Native column stores, for every scalar type, with
+// the client-side validation the engine does not do (it wraps integers and skips Decimal
+// precision; native.md §6).
+//
+// Invariant: a coercer either returns a value that is in range for its column type or throws an
+// EncodeFail; it never clamps, wraps or rounds silently (except the documented truncation of
+// sub-unit time: Date/ms → DateTime seconds floor, and Float64 → Float32 rounding).
+//
+// Accepted inputs (also in docs/native.md):
+//   integers   number (safe integer), bigint, decimal integer string
+//   floats     number, bigint, numeric string, 'nan' / 'inf' / '-inf'
+//   Decimal    string (exact; no more than S fractional digits unless they are zeros), number
+//              (through its shortest text), bigint (an integer value)
+//   Date/Date32/DateTime/DateTime64   Date, number = milliseconds since the epoch (as the decoder's
+//              'number' option gives), ISO-8601 string ('YYYY-MM-DD', 'YYYY-MM-DD[T ]hh:mm:ss[.f…]'
+//              with optional 'Z' or ±hh:mm; no zone = UTC); DateTime64 also bigint = raw ticks
+//   Time/Time64 number = seconds, '[-]h:mm:ss[.f…]' string; Time64 also bigint ticks
+//   Bool       true/false, 0/1          Enum   label string or its number
+//   UUID       canonical string or 16 bytes (RFC 4122 order)
+//   IPv4       dotted string or UInt32 number   IPv6   text (IPv4 text is mapped) or 16 bytes
+
+/** A value that does not fit. `index` is the position in the array being encoded (-1 until known). */
+export class EncodeFail {
+  constructor(
+    readonly expected: string,
+    readonly value: unknown,
+    public index = -1,
+  ) {}
+}
+
+export function fail(expected: string, value: unknown): never {
+  throw new EncodeFail(expected, value);
+}
+
+const INT_RE = /^\s*[+-]?\d+\s*$/;
+const TWO32 = 4294967296;
+
+export interface IntRange { readonly min: bigint; readonly max: bigint; readonly bits: number; readonly signed: boolean }
+
+export function intRange(bits: number, signed: boolean): IntRange {
+  const b = BigInt(bits);
+  return signed
+    ? { min: -(1n << (b - 1n)), max: (1n << (b - 1n)) - 1n, bits, signed }
+    : { min: 0n, max: (1n << b) - 1n, bits, signed };
+}
+
+function intExpected(r: IntRange): string {
+  return `an integer in [${r.min}, ${r.max}]`;
+}
+
+/** An integer of at most 32 bits as a number. */
+export function makeSmallInt(r: IntRange): (v: unknown) => number {
+  const min = Number(r.min);
+  const max = Number(r.max);
+  const expected = intExpected(r);
+  return (v) => {
+    let n: number;
+    if (typeof v === 'number') n = v;
+    else if (typeof v === 'bigint') n = v >= r.min && v <= r.max ? Number(v) : NaN;
+    else if (typeof v === 'string' && INT_RE.test(v)) n = Number(v);
+    else return fail(expected, v);
+    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    return fail(expected, v);
+  };
+}
+
+/** An integer of 64 bits or more as a bigint (numbers must be safe integers: larger ones are already rounded). */
+export function makeBigInt(r: IntRange): (v: unknown) => bigint {
+  const expected = intExpected(r);
+  return (v) => {
+    let b: bigint;
+    if (typeof v === 'bigint') b = v;
+    else if (typeof v === 'number' && Number.isSafeInteger(v)) b = BigInt(v);
+    else if (typeof v === 'string' && INT_RE.test(v)) b = BigInt(v.trim());
+    else return fail(expected + (typeof v === 'number' && Number.isInteger(v) ? ' (numbers beyond 2^53 are inexact: pass a bigint or a string)' : ''), v);
+    if (b >= r.min && b <= r.max) return b;
+    return fail(expected, v);
+  };
+}
+
+const FLOAT_RE = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+export function toFloat(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string') {
+    if (FLOAT_RE.test(v)) return Number(v);
+    const t = v.trim().toLowerCase();
+    if (t === 'nan' || t === '+nan' || t === '-nan') return NaN;
+    if (t === 'inf' || t === '+inf' || t === 'infinity') return Infinity;
+    if (t === '-inf' || t === '-infinity') return -Infinity;
+  }
+  return fail('a number', v);
+}
+
+export function toBool(v: unknown): number {
+  if (v === true || v === 1) return 1;
+  if (v === false || v === 0) return 0;
+  return fail('a boolean (true/false or 0/1)', v);
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** BFloat16 bits: the upper half of the Float32 pattern, rounded to nearest even (NaN kept a NaN). */
+export function toBFloat16(v: unknown): number {
+  const n = toFloat(v);
+  f32[0] = n;
+  const bits = u32[0]!;
+  if (Number.isNaN(n)) return (bits >>> 16) | 0x40;
+  return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+// ---- Decimal ----
+
+const DEC_RE = /^\s*([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
+
+/** Unscaled bigint of a Decimal(P, S) value, exact, with |unscaled| < 10^P. */
+export function makeDecimal(precision: number, scale: number): (v: unknown) => bigint {
+  const limit = 10n ** BigInt(precision);
+  const mul = 10n ** BigInt(scale);
+  const expected = `a Decimal(${precision}, ${scale}) value (at most ${precision - scale} integer and ${scale} fractional digits)`;
+  return (v) => {
+    let u: bigint | undefined;
+    if (typeof v === 'bigint') u = v * mul;
+    else if (typeof v === 'string') u = parseDecimal(v, scale);
+    else if (typeof v === 'number' && Number.isFinite(v)) u = parseDecimal(String(v), scale);
+    if (u === undefined || u <= -limit || u >= limit) return fail(expected, v);
+    return u;
+  };
+}
+
+function parseDecimal(text: string, scale: number): bigint | undefined {
+  const m = DEC_RE.exec(text);
+  if (m === null) return undefined;
+  let int = m[2] ?? '';
+  let frac = m[3] ?? '';
+  if (int === '' && frac === '') return undefined;
+  let exp = m[4] === undefined ? 0 : Number(m[4]);
+  if (!Number.isSafeInteger(exp) || Math.abs(exp) > 1000) return undefined;
+  // Move the point by the exponent on the digit strings (exact, no double).
+  if (exp > 0) {
+    const take = frac.slice(0, exp);
+    int += take.padEnd(exp, '0');
+    frac = frac.slice(take.length);
+    exp = 0;
+  } else if (exp < 0) {
+    const k = -exp;
+    const pad = int.padStart(k, '0');
+    frac = pad.slice(pad.length - k) + frac;
+    int = pad.slice(0, pad.length - k);
+  }
+  // Extra fractional digits are allowed only when they are zeros (no silent rounding).
+  if (frac.length > scale) {
+    if (!/^0*$/.test(frac.slice(scale))) return undefined;
+    frac = frac.slice(0, scale);
+  }
+  const digits = (int + frac.padEnd(scale, '0')).replace(/^0+(?=\d)/, '') || '0';
+  const u = BigInt(digits);
+  return m[1] === '-' ? -u : u;
+}
+
+// ---- dates and times ----
+
+const ISO_RE = /^\s*([+-]?\d{4,6})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?\s*$/i;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's days_from_civil). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+export interface ParsedInstant { seconds: number; /** 9 fractional digits */ nanos: number }
+
+/** Parse an ISO-8601 date or date-time; undefined when malformed or out of the calendar. */
+export function parseIso(text: string): ParsedInstant | undefined {
+  const m = ISO_RE.exec(text);
+  if (m === null) return undefined;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  if (mo < 1 || mo > 12 || d < 1 || d > (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1]!)) return undefined;
+  const h = m[4] === undefined ? 0 : Number(m[4]);
+  const mi = m[5] === undefined ? 0 : Number(m[5]);
+  const s = m[6] === undefined ? 0 : Number(m[6]);
+  if (h > 23 || mi > 59 || s > 59) return undefined;
+  let offset = 0;
+  const z = m[8];
+  if (z !== undefined && z.toUpperCase() !== 'Z') {
+    const digits = z.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = digits.length > 2 ? Number(digits.slice(2)) : 0;
+    if (oh > 23 || om > 59) return undefined;
+    offset = (z[0] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+  }
+  const nanos = m[7] === undefined ? 0 : Number(m[7].padEnd(9, '0'));
+  return { seconds: daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s - offset, nanos };
+}
+
+/** Milliseconds since the epoch from a Date or a number, NaN when the input is neither (or invalid). */
+function millisOf(v: unknown): number {
+  if (v instanceof Date) return v.getTime();
+  if (typeof v === 'number') return v;
+  return NaN;
+}
+
+/** Date (UInt16 days, 1970..2149) or Date32 (Int32 days, 1900..2299). */
+export function makeDays(min: number, max: number, what: string): (v: unknown) => number {
+  const expected = `${what}: a Date, milliseconds or 'YYYY-MM-DD' from ${isoDay(min)} to ${isoDay(max)}`;
+  return (v) => {
+    let days: number;
+    if (typeof v === 'string') {
+      const p = parseIso(v);
+      days = p === undefined ? NaN : Math.floor(p.seconds / 86400);
+    } else {
+      days = Math.floor(millisOf(v) / 86400000);
+    }
+    if (days >= min && days <= max) return days;
+    return fail(expected, v);
+  };
+}
+
+function isoDay(days: number): string {
+  return new Date(days * 86400000).toISOString().slice(0, 10);
+}
+
+export function toDateTime(v: unknown): number {
+  let s: number;
+  if (typeof v === 'string') {
+    const p = parseIso(v);
+    s = p === undefined ? NaN : p.seconds;
+  } else {
+    s = Math.floor(millisOf(v) / 1000);
+  }
+  if (s >= 0 && s <= 4294967295) return s;
+  return fail('a DateTime: a Date, milliseconds or ISO string from 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z', v);
+}
+
+const POW10N: bigint[] = [];
+for (let i = 0n; i <= 18n; i++) POW10N.push(10n ** i);
+const INT64 = intRange(64, true);
+
+/** DateTime64(P) ticks (Int64). Sub-tick digits are truncated toward the past, as the engine's parser does. */
+export function makeDateTime64(precision: number): (v: unknown) => bigint {
+  const expected = `a DateTime64(${precision}): a Date, milliseconds, ISO string or bigint ticks`;
+  const perSecond = POW10N[precision]!;
+  return (v) => {
+    let t: bigint;
+    if (typeof v === 'bigint') t = v;
+    else if (typeof v === 'string') {
+      const p = parseIso(v);
+      if (p === undefined) return fail(expected, v);
+      t = BigInt(p.seconds) * perSecond + BigInt(p.nanos) / POW10N[9 - precision]!;
+    } else {
+      const ms = millisOf(v);
+      if (!Number.isFinite(ms)) return fail(expected, v);
+      if (precision <= 3) t = BigInt(Math.floor(ms / 10 ** (3 - precision)));
+      else {
+        // ms may carry sub-millisecond digits (the decoder's 'number' form for P > 3).
+        const whole = Math.floor(ms);
+        t = BigInt(whole) * POW10N[precision - 3]! + BigInt(Math.round((ms - whole) * 10 ** (precision - 3)));
+      }
+    }
+    if (t >= INT64.min && t <= INT64.max) return t;
+    return fail(expected, v);
+  };
+}
+
+const TIME_RE = /^\s*(-)?(\d+):(\d{2}):(\d{2})(?:\.(\d{1,9}))?\s*$/;
+
+/** Time (Int32 seconds) from seconds or '[-]h:mm:ss'. */
+export function toTime(v: unknown): number {
+  let s = NaN;
+  if (typeof v === 'number') s = v;
+  else if (typeof v === 'string') {
+    const m = TIME_RE.exec(v);
+    if (m !== null && m[5] === undefined) s = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]));
+  }
+  if (Number.isInteger(s) && s >= -2147483648 && s <= 2147483647) return s;
+  return fail('a Time: whole seconds or \'[-]h:mm:ss\'', v);
+}
+
+export function makeTime64(precision: number): (v: unknown) => bigint {
+  const expected = `a Time64(${precision}): seconds, '[-]h:mm:ss[.f]' or bigint ticks`;
+  const perSecond = POW10N[precision]!;
+  return (v) => {
+    let t: bigint | undefined;
+    if (typeof v === 'bigint') t = v;
+    else if (typeof v === 'number' && Number.isFinite(v)) {
+      const whole = Math.floor(v);
+      t = BigInt(whole) * perSecond + BigInt(Math.round((v - whole) * 10 ** precision));
+    } else if (typeof v === 'string') {
+      const m = TIME_RE.exec(v);
+      if (m !== null) {
+        const frac = (m[5] ?? '').padEnd(9, '0');
+        const abs = BigInt(Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4])) * perSecond + BigInt(frac) / POW10N[9 - precision]!;
+        t = m[1] === '-' ? -abs : abs;
+      }
+    }
+    if (t !== undefined && t >= INT64.min && t <= INT64.max) return t;
+    return fail(expected, v);
+  };
+}
+
+// ---- UUID, IP ----
+
+const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** Write a UUID in the wire layout (two little-endian 64-bit halves) at out[o..o+16). */
+export function writeUuid(v: unknown, out: Uint8Array, o: number): void {
+  if (typeof v === 'string' && UUID_RE.test(v)) {
+    const hex = v.replace(/-/g, '');
+    for (let i = 0; i < 8; i++) {
+      out[o + 7 - i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+      out[o + 15 - i] = parseInt(hex.slice(16 + 2 * i, 18 + 2 * i), 16);
+    }
+    return;
+  }
+  if (v instanceof Uint8Array && v.length === 16) {
+    for (let i = 0; i < 8; i++) {
+      out[o + 7 - i] = v[i]!;
+      out[o + 15 - i] = v[8 + i]!;
+    }
+    return;
+  }
+  fail('a UUID: canonical text or 16 bytes', v);
+}
+
+const IPV4_RE = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+function parseIpv4(s: string): number {
+  const m = IPV4_RE.exec(s);
+  if (m === null) return -1;
+  let u = 0;
+  for (let i = 1; i <= 4; i++) {
+    const part = Number(m[i]);
+    if (part > 255) return -1;
+    u = u * 256 + part;
+  }
+  return u;
+}
+
+export function toIpv4(v: unknown): number {
+  if (typeof v === 'string') {
+    const u = parseIpv4(v);
+    if (u >= 0) return u;
+  } else if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff) return v;
+  return fail('an IPv4: dotted text or a UInt32', v);
+}
+
+/** Write an IPv6 in network order at out[o..o+16). */
+export function writeIpv6(v: unknown, out: Uint8Array, o: number): void {
+  if (v instanceof Uint8Array && v.length === 16) {
+    out.set(v, o);
+    return;
+  }
+  if (typeof v === 'string' && parseIpv6(v, out, o)) return;
+  fail('an IPv6: text or 16 bytes', v);
+}
+
+function parseIpv6(s: string, out: Uint8Array, o: number): boolean {
+  const v4 = parseIpv4(s);
+  if (v4 >= 0) {
+    out.fill(0, o, o + 10);
+    out[o + 10] = 0xff; out[o + 11] = 0xff;
+    out[o + 12] = v4 >>> 24; out[o + 13] = (v4 >>> 16) & 255; out[o + 14] = (v4 >>> 8) & 255; out[o + 15] = v4 & 255;
+    return true;
+  }
+  const halves = s.split('::');
+  if (halves.length > 2) return false;
+  const words: number[][] = [];
+  for (const h of halves) {
+    const ws: number[] = [];
+    const parts = h === '' ? [] : h.split(':');
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (i === parts.length - 1 && p.includes('.')) {
+        const t = parseIpv4(p);
+        if (t < 0) return false;
+        ws.push(t >>> 16, t & 0xffff);
+      } else if (/^[0-9a-fA-F]{1,4}$/.test(p)) ws.push(parseInt(p, 16));
+      else return false;
+    }
+    words.push(ws);
+  }
+  let all: number[];
+  if (words.length === 1) {
+    all = words[0]!;
+    if (all.length !== 8) return false;
+  } else {
+    const gap = 8 - words[0]!.length - words[1]!.length;
+    if (gap < 1) return false;
+    all = [...words[0]!, ...new Array<number>(gap).fill(0), ...words[1]!];
+  }
+  for (let i = 0; i < 8; i++) {
+    out[o + 2 * i] = all[i]! >>> 8;
+    out[o + 2 * i + 1] = all[i]! & 255;
+  }
+  return true;
+}
+
+export { TWO32 };

@@ -1,0 +1,267 @@
+// The compiled Native encoder: per (columns, input shape) a generated `encodeBlock` that reads
+// the rows once, fills numeric columns straight into typed arrays (validating inline), gathers
+// the other columns' values, then writes one Native block (native.md §1) through the prebuilt
+// column writers.
+//
+// Invariants:
+// - No text from the schema (column names, type names, labels) becomes code: names reach the
+//   generated source only as JSON.stringify-quoted property keys, everything else through the
+//   constants array `K`; integers enter through `int()`, which checks them.
+// - A block is returned only after every value of every column has been validated: an error
+//   leaves nothing half-written (the caller never sees partial bytes).
+// - Errors are ChwireEncodeError{column, row: rowBase + index in the block, expected, value}.
+import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
+import type { TypeNode } from '../types/ast.js';
+import { parseType } from '../types/parse.js';
+import { columnWriter, type ColumnWriter } from './column-writers.js';
+import { EncodeFail, intRange, makeSmallInt, makeBigInt, toFloat, toBool, toDateTime, makeDays, makeDateTime64 } from './encode-values.js';
+import { ByteSink, stringBytes } from './sink.js';
+
+export interface NativeColumnSpec { readonly name: string; readonly type: string }
+
+export interface NativeEncoder {
+  readonly columns: readonly NativeColumnSpec[];
+  readonly shape: 'object' | 'array';
+  /** The generated source (for debugging and snapshot tests). */
+  readonly source: string;
+  /** Encode rows[start, end) as one Native block: the byte chunks to write, in order ([] for no rows). */
+  encodeBlock(rows: readonly unknown[], start: number, end: number, rowBase: number): Uint8Array[];
+}
+
+/** How a top-level column is filled inside the row loop. */
+interface Inline {
+  /** Typed array allocation, `n` rows; declares `a<k>` (and a 32-bit view `u<k>` for 64-bit columns). */
+  alloc: (k: number) => string;
+  /** Statement storing `v` into row `j`; may call the slow coercer `S[k]`. */
+  store: (k: number) => string;
+  /** The typed array handed to the sink. */
+  out: (k: number) => string;
+  slow: (v: unknown) => unknown;
+}
+
+/** A checked integer hole: the only way numbers enter generated source. */
+function int(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`codegen: ${n} is not an integer`);
+  return String(n);
+}
+
+function smallInt(ctor: string, bits: number, signed: boolean, test: string): Inline {
+  const r = intRange(bits, signed);
+  return {
+    alloc: (k) => `const a${k} = new ${ctor}(n);`,
+    store: (k) => `if (typeof v === 'number' && ${test}) a${k}[j] = v; else a${k}[j] = S[${k}](v);`,
+    out: (k) => `a${k}`,
+    slow: makeSmallInt(r),
+  };
+}
+
+function int64(signed: boolean): Inline {
+  return {
+    alloc: (k) => `const a${k} = new ${signed ? 'BigInt64Array' : 'BigUint64Array'}(n), u${k} = new Uint32Array(a${k}.buffer);`,
+    // Safe-integer numbers are split into two 32-bit words: no BigInt allocated per value.
+    store: (k) => `if (typeof v === 'number' && Number.isSafeInteger(v)${signed ? '' : ' && v >= 0'}) { u${k}[2 * j] = v >>> 0; u${k}[2 * j + 1] = Math.floor(v / 4294967296) >>> 0; } else a${k}[j] = S[${k}](v);`,
+    out: (k) => `a${k}`,
+    slow: makeBigInt(intRange(64, signed)),
+  };
+}
+
+function inlineFor(t: TypeNode): Inline | undefined {
+  switch (t.kind) {
+    case 'UInt8': return smallInt('Uint8Array', 8, false, '(v & 255) === v');
+    case 'UInt16': return smallInt('Uint16Array', 16, false, '(v & 65535) === v');
+    case 'UInt32': return smallInt('Uint32Array', 32, false, '(v >>> 0) === v');
+    case 'Int8': return smallInt('Int8Array', 8, true, '(v << 24 >> 24) === v');
+    case 'Int16': return smallInt('Int16Array', 16, true, '(v << 16 >> 16) === v');
+    case 'Int32': return smallInt('Int32Array', 32, true, '(v | 0) === v');
+    case 'Int64': return int64(true);
+    case 'UInt64': return int64(false);
+    case 'Float64': case 'Float32': {
+      const ctor = t.kind === 'Float64' ? 'Float64Array' : 'Float32Array';
+      return {
+        alloc: (k) => `const a${k} = new ${ctor}(n);`,
+        store: (k) => `a${k}[j] = typeof v === 'number' ? v : S[${k}](v);`,
+        out: (k) => `a${k}`,
+        slow: toFloat,
+      };
+    }
+    case 'Bool': return {
+      alloc: (k) => `const a${k} = new Uint8Array(n);`,
+      store: (k) => `a${k}[j] = v === true ? 1 : v === false ? 0 : S[${k}](v);`,
+      out: (k) => `a${k}`,
+      slow: toBool,
+    };
+    case 'DateTime': return {
+      alloc: (k) => `const a${k} = new Uint32Array(n);`,
+      store: (k) => `if (v instanceof Date && (t = Math.floor(v.getTime() / 1000)) >= 0 && t <= 4294967295) a${k}[j] = t; else a${k}[j] = S[${k}](v);`,
+      out: (k) => `a${k}`,
+      slow: toDateTime,
+    };
+    case 'Date': return {
+      alloc: (k) => `const a${k} = new Uint16Array(n);`,
+      store: (k) => `if (v instanceof Date && (t = Math.floor(v.getTime() / 86400000)) >= 0 && t <= 65535) a${k}[j] = t; else a${k}[j] = S[${k}](v);`,
+      out: (k) => `a${k}`,
+      slow: makeDays(0, 65535, 'Date'),
+    };
+    case 'DateTime64': {
+      if (t.precision > 3) return undefined;
+      const div = int(10 ** (3 - t.precision));
+      return {
+        alloc: (k) => `const a${k} = new BigInt64Array(n), u${k} = new Uint32Array(a${k}.buffer);`,
+        store: (k) => `if (v instanceof Date && Number.isSafeInteger(t = ${div === '1' ? 'v.getTime()' : `Math.floor(v.getTime() / ${div})`})) { u${k}[2 * j] = t >>> 0; u${k}[2 * j + 1] = Math.floor(t / 4294967296) >>> 0; } else a${k}[j] = S[${k}](v);`,
+        out: (k) => `a${k}`,
+        slow: makeDateTime64(t.precision),
+      };
+    }
+    default: return undefined;
+  }
+}
+
+/** Names that a plain property read would find on Object.prototype: read them as own properties only. */
+function inheritedName(name: string): boolean {
+  return name === '__proto__' || name in Object.prototype;
+}
+
+function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode[], shape: 'object' | 'array'): { source: string; S: unknown[] } {
+  const L: string[] = [];
+  const S: unknown[] = [];
+  const inl = types.map(inlineFor);
+  const m = columns.length;
+  L.push(`'use strict';`);
+  L.push(`return function encodeBlock(rows, start, end, rowBase) {`);
+  L.push(`  const n = end - start;`);
+  L.push(`  if (!(n > 0)) return [];`);
+  for (let k = 0; k < m; k++) {
+    const x = inl[k];
+    S.push(x?.slow);
+    L.push(x ? `  ${x.alloc(k)}` : `  const c${k} = new Array(n);`);
+  }
+  L.push(`  let j = 0, col = -1, v, t, r;`);
+  L.push(`  try {`);
+  L.push(`    for (let i = start; i < end; i++, j++) {`);
+  L.push(`      r = rows[i];`);
+  if (shape === 'object') {
+    L.push(`      if (typeof r !== 'object' || r === null || Array.isArray(r)) H.badRow(r, false);`);
+    // Count own + inherited enumerable keys; a mismatch with the present columns means an unknown key.
+    L.push(`      let keys = 0, present = 0;`);
+    L.push(`      for (const _ in r) keys++;`);
+  } else {
+    L.push(`      if (!Array.isArray(r) || r.length !== ${int(m)}) H.badRow(r, true);`);
+  }
+  for (let k = 0; k < m; k++) {
+    const name = columns[k]!.name;
+    let read: string;
+    if (shape === 'array') read = `r[${int(k)}]`;
+    else if (inheritedName(name)) read = `(H.own(r, K[${int(k)}]) ? r[K[${int(k)}]] : undefined)`;
+    else read = `r[${JSON.stringify(name)}]`;
+    L.push(`      col = ${int(k)}; v = ${read};${shape === 'object' ? ' if (v !== undefined) present++;' : ''}`);
+    const x = inl[k];
+    L.push(x ? `      ${x.store(k)}` : `      c${k}[j] = v;`);
+  }
+  if (shape === 'object') L.push(`      if (keys !== present) { col = -1; H.checkKeys(r); }`);
+  L.push(`    }`);
+  L.push(`  } catch (e) { throw H.rowError(e, col, rowBase + j); }`);
+  L.push(`  const s = new H.ByteSink(H.sizeHint(n));`);
+  L.push(`  s.varUInt(${int(m)}); s.varUInt(n);`);
+  for (let k = 0; k < m; k++) {
+    const x = inl[k];
+    L.push(`  s.bytes(HEAD[${int(k)}]);`);
+    if (x) L.push(`  s.view(${x.out(k)});`);
+    else {
+      L.push(`  try { W[${int(k)}].prefix(s); W[${int(k)}].data(c${k}, s); }`);
+      L.push(`  catch (e) { throw H.dataError(e, ${int(k)}, rowBase); }`);
+    }
+  }
+  L.push(`  return s.chunks();`);
+  L.push(`};`);
+  const body = L.join('\n');
+  return { source: `${body}\n//# sourceURL=chwire/native-encoder/${hash(body)}.js\n`, S };
+}
+
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+const CACHE_LIMIT = 256;
+const cache = new Map<string, NativeEncoder>();
+
+/**
+ * The encoder for these columns (name and type as DESCRIBE prints them) and row shape: objects
+ * keyed by column name, or arrays in column order. Compiled once, then cached (bounded).
+ */
+export function compileNativeEncoder(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): NativeEncoder {
+  if (shape !== 'object' && shape !== 'array') throw new ChwireConfigError(`row shape must be 'object' or 'array', got ${JSON.stringify(shape)}`);
+  const key = shape + '\u0000' + JSON.stringify(columns.map((c) => [c.name, c.type]));
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const enc = build(columns.map((c) => ({ name: c.name, type: c.type })), shape);
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  cache.set(key, enc);
+  return enc;
+}
+
+function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): NativeEncoder {
+  if (columns.length === 0) throw new ChwireConfigError('a Native block needs at least one column');
+  const names = columns.map((c) => c.name);
+  const seen = new Set<string>();
+  for (const n of names) {
+    // The engine refuses a block column without a name (AMBIGUOUS_COLUMN_NAME).
+    if (n === '') throw new ChwireConfigError('a column name cannot be empty');
+    if (seen.has(n)) throw new ChwireConfigError(`column ${JSON.stringify(n)} is listed twice`);
+    seen.add(n);
+  }
+  const types = columns.map((c) => parseType(c.type));
+  const writers: ColumnWriter[] = types.map((t, k) => columnWriter(t, columns[k]!.type));
+  const head = columns.map((c) => concat(stringBytes(c.name), stringBytes(c.type)));
+  const { source, S } = generate(columns, types, shape);
+  const helpers = makeHelpers(names, writers);
+  const factory = new Function('K', 'W', 'S', 'H', 'HEAD', source) as (...a: unknown[]) => NativeEncoder['encodeBlock'];
+  const encodeBlock = factory(names, writers, S, helpers, head);
+  return Object.freeze({ columns: Object.freeze(columns), shape, source, encodeBlock });
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function makeHelpers(names: readonly string[], writers: readonly ColumnWriter[]) {
+  const known = new Set(names);
+  const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+  const toError = (e: unknown, col: number, row: number): unknown => {
+    if (!(e instanceof EncodeFail)) return e;
+    return new ChwireEncodeError('value does not fit its column', { column: col >= 0 ? names[col]! : '', row, expected: e.expected, value: e.value });
+  };
+  return {
+    ByteSink,
+    own,
+    /** Start the sink with room for a typical block (it grows by doubling). */
+    sizeHint: (n: number) => Math.min(1 << 20, Math.max(4096, n * 16)),
+    badRow(r: unknown, array: boolean): never {
+      throw new EncodeFail(array ? `an array of ${names.length} values in column order` : 'an object keyed by column name', r);
+    },
+    checkKeys(r: Record<string, unknown>): void {
+      for (const k in r) {
+        if (!known.has(k) && r[k] !== undefined) {
+          throw new ChwireEncodeError('unknown column', { column: k, row: -1, expected: `one of the columns ${names.map((x) => JSON.stringify(x)).join(', ')}`, value: r[k] });
+        }
+      }
+    },
+    rowError(e: unknown, col: number, row: number): unknown {
+      // checkKeys throws before the row number is known: give it the row here.
+      if (e instanceof ChwireEncodeError && e.row === -1) {
+        return new ChwireEncodeError('unknown column', { column: e.column, row, expected: e.expected, value: e.value });
+      }
+      return toError(e, col, row);
+    },
+    dataError(e: unknown, col: number, rowBase: number): unknown {
+      return toError(e, col, rowBase + (e instanceof EncodeFail && e.index >= 0 ? e.index : 0));
+    },
+  };
+}

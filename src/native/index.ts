@@ -1,0 +1,10 @@
+// The Native format codec: compiled block encoder, block stream, row decoder, columnar reader.
+// No `node:` imports (part of `chwire/codec`).
+export { compileNativeEncoder, type NativeEncoder, type NativeColumnSpec } from './encoder.js';
+export { nativeBlocks } from './blocks.js';
+export { createNativeDecoder, decodeNative } from './row-decoder.js';
+export {
+  decodeNativeColumns, type NativeColumns, type NativeColumn, type NativeColumnsOptions, type NumericArray,
+  type NullableNumericColumn, type LowCardinalityColumn,
+} from './columns.js';
+export type { NativeDecodeOptions } from './options.js';

@@ -1,0 +1,80 @@
+// Options → plan: every decision about a result set, made once before any code is generated.
+//
+// Invariant: the plan is plain data and the ONLY input of code generation; its `key` (a string
+// that spells out every decision) is the compiled-decoder cache key. Nothing decided here is
+// looked at again per value. Per-column overrides are matched by own property of
+// `options.columns` (so a column named "__proto__" or "constructor" cannot pick up inherited
+// junk); overrides naming no column of the result are ignored (options may be shared by queries).
+import type { TypeNode } from '../types/ast.js';
+import { ChwireConfigError } from '../errors.js';
+import {
+  DEFAULT_VALUE_OPTIONS, VALUE_OPTION_KEYS, mergeValueOptions,
+  type DecodeOptions, type ResolvedValueOptions,
+} from './options.js';
+
+export interface ColumnPlan {
+  readonly name: string;
+  /** The type name as the server sent it (or as printed when the header was binary). */
+  readonly typeText: string;
+  readonly type: TypeNode;
+  readonly opts: ResolvedValueOptions;
+}
+
+export interface RowPlan {
+  readonly rows: 'object' | 'array';
+  readonly columns: readonly ColumnPlan[];
+  /** Every decision spelled out; equal keys ⇒ identical generated code. */
+  readonly key: string;
+}
+
+export interface PlanColumnInput {
+  readonly name: string;
+  readonly type: TypeNode;
+  readonly typeText: string;
+}
+
+const KNOWN_TOP = new Set(['rows', 'columns', ...VALUE_OPTION_KEYS]);
+
+/** Split DecodeOptions into the whole-result value options, validated. */
+export function resolveBaseOptions(options: DecodeOptions | undefined): { rows: 'object' | 'array'; base: ResolvedValueOptions } {
+  if (options === undefined) return { rows: 'object', base: DEFAULT_VALUE_OPTIONS };
+  const { rows, columns: _columns, ...whole } = options as DecodeOptions & Record<string, unknown>;
+  for (const k of Object.keys(whole)) {
+    if (!KNOWN_TOP.has(k) && (whole as Record<string, unknown>)[k] !== undefined) {
+      // binaryTypes and similar construction options are stripped by the caller before this.
+      throw new ChwireConfigError(`unknown decode option ${JSON.stringify(k)}`);
+    }
+  }
+  if (rows !== undefined && rows !== 'object' && rows !== 'array') {
+    throw new ChwireConfigError(`decode option rows must be 'object' or 'array', got ${JSON.stringify(rows)}`);
+  }
+  return { rows: rows ?? 'object', base: mergeValueOptions(DEFAULT_VALUE_OPTIONS, whole, 'options') };
+}
+
+export function resolvePlan(columns: readonly PlanColumnInput[], options?: DecodeOptions): RowPlan {
+  const { rows, base } = resolveBaseOptions(options);
+  const overrides = options?.columns;
+  if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null)) {
+    throw new ChwireConfigError('decode option columns must be an object keyed by column name');
+  }
+  const cols: ColumnPlan[] = columns.map((c) => {
+    const over = overrides !== undefined && Object.prototype.hasOwnProperty.call(overrides, c.name) ? overrides[c.name] : undefined;
+    const opts = mergeValueOptions(base, over, `options.columns[${JSON.stringify(c.name)}]`);
+    return { name: c.name, typeText: c.typeText, type: c.type, opts };
+  });
+  // The type node, not only its text: a column may be read as another type (JSON as String).
+  const key = JSON.stringify([rows, cols.map((c) => [c.name, c.typeText, c.type, VALUE_OPTION_KEYS.map((k) => c.opts[k])])]);
+  return { rows, columns: cols, key };
+}
+
+/** FNV-1a, 2 × 32 bits, as 16 hex digits: names generated code (sourceURL) without schema text. */
+export function hashKey(key: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ key.length;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 15);
+  }
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}

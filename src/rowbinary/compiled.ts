@@ -1,0 +1,112 @@
+// The compiled row decoder of one plan, and the bounded cache that makes building it a one-time
+// cost per (schema, options).
+//
+// Invariant: `decode` never returns silently wrong rows: a row cut by the end of the bytes is
+// either left for later (final=false) or reported; any fault inside a row is re-read by the
+// reference decoder, which names the column, row and absolute offset in a ChwireDecodeError.
+import type { TypeNode } from '../types/ast.js';
+import { printType } from '../types/print.js';
+import { ChwireDecodeError } from '../errors.js';
+import type { DecodeOptions } from '../plan/options.js';
+import { resolvePlan, type RowPlan } from '../plan/resolve.js';
+import { compileFactory, BoundedCache } from '../codegen/compile.js';
+import { NEED_MORE } from '../io/need-more.js';
+import { DecodeFault } from '../io/fault.js';
+import { createCursor, type Cursor } from '../io/cursor.js';
+import { plainBytes } from '../io/bytes.js';
+import type { ColumnInfo, Row } from '../stream-decoder.js';
+import { generateRowDecoder } from './generate.js';
+import { H } from './helpers.js';
+import { decodeReferenceRows } from './reference.js';
+
+type RawDecode = (u8: Uint8Array, dv: DataView, p: number, end: number, out: Row[], cur: Cursor) => number;
+
+export interface CompiledRowDecoder {
+  /** The generated source (for debugging and snapshot tests). */
+  readonly source: string;
+  readonly plan: RowPlan;
+  readonly columns: readonly ColumnInfo[];
+  /**
+   * Append the complete rows in bytes[start, end) to `out`; returns the offset of the first byte
+   * not consumed (the start of an incomplete row, or `end`). With `final`, an incomplete row is
+   * a ChwireDecodeError. `base` = absolute body offset of bytes[0], `rowBase` = rows before
+   * `start` (both only for error messages). `need` (optional) receives the retry hint.
+   */
+  decode(bytes: Uint8Array, start: number, end: number, out: Row[], final: boolean, base?: number, rowBase?: number): number;
+  /** After decode() returned early: bytes of `bytes` needed before a retry can progress (0 = unknown). */
+  readonly lastNeed: number;
+}
+
+export interface CompileColumn {
+  readonly name: string;
+  readonly type: TypeNode;
+  /** The header's text; printed from `type` when absent. */
+  readonly typeText?: string;
+}
+
+const cache = new BoundedCache<{ source: string; factory: () => RawDecode }>(256);
+
+/** Entries in the compiled-decoder cache (tests, diagnostics). */
+export function compiledCacheSize(): number { return cache.size; }
+
+/** Empty the compiled-decoder cache (benchmarks measure cold builds; tests). */
+export function clearCompiledCache(): void { cache.clear(); }
+
+export function compileRowDecoder(columns: readonly CompileColumn[], options?: DecodeOptions): CompiledRowDecoder {
+  const plan = resolvePlan(columns.map((c) => ({ name: c.name, type: c.type, typeText: c.typeText ?? printType(c.type) })), options);
+  return compilePlan(plan);
+}
+
+export function compilePlan(plan: RowPlan): CompiledRowDecoder {
+  let entry = cache.get(plan.key);
+  if (entry === undefined) {
+    const gen = generateRowDecoder(plan);
+    const factory = compileFactory<RawDecode>(gen.source);
+    const constants = gen.constants;
+    entry = { source: gen.source, factory: () => factory(constants, H) };
+    cache.set(plan.key, entry);
+  }
+  return new RowDecoderInstance(plan, entry.source, entry.factory());
+}
+
+class RowDecoderInstance implements CompiledRowDecoder {
+  readonly columns: readonly ColumnInfo[];
+  lastNeed = 0;
+  private readonly cur: Cursor = createCursor(new Uint8Array(0));
+
+  constructor(readonly plan: RowPlan, readonly source: string, private readonly raw: RawDecode) {
+    this.columns = plan.columns.map((c) => ({ name: c.name, type: c.typeText }));
+  }
+
+  decode(bytes: Uint8Array, start: number, end: number, out: Row[], final: boolean, base = 0, rowBase = 0): number {
+    const cur = this.cur;
+    bytes = plainBytes(bytes);
+    if (cur.u8 !== bytes) {
+      cur.u8 = bytes;
+      cur.dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    cur.pos = start;
+    cur.end = end;
+    cur.need = 0;
+    this.lastNeed = 0;
+    const before = out.length;
+    try {
+      return this.raw(bytes, cur.dv, start, end, out, cur);
+    } catch (e) {
+      if (e !== NEED_MORE && !(e instanceof DecodeFault)) throw e;
+      const rowStart = cur.pos;
+      if (e === NEED_MORE && !final) {
+        this.lastNeed = cur.need;
+        return rowStart;
+      }
+      // Re-read the failing row with the reference decoder: it names column and offset.
+      const row = rowBase + out.length - before;
+      const check: Row[] = [];
+      decodeReferenceRows(this.plan, bytes, rowStart, end, check, true, base, row, 1);
+      throw new ChwireDecodeError(
+        `internal inconsistency: the compiled decoder failed (${e === NEED_MORE ? 'needs more bytes' : (e as Error).message}) where the reference decoder did not`,
+        { row, offset: base + rowStart },
+      );
+    }
+  }
+}

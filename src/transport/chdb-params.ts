@@ -1,0 +1,31 @@
+// Query parameters for the embedded engine. chdb's binder takes JS values and TSV-escapes strings
+// itself (`\` → `\\`, control characters → `\t`, `\n`, …) before handing them to the engine's
+// `{name:Type}` binder, which is the same code path as HTTP's `param_*`. Our parameters are
+// already in the server's text form, so each is handed over as the string whose chdb escaping
+// is exactly that text. Invariant: the engine receives byte for byte what HTTP would send.
+import { ChwireConfigError } from '../errors.js';
+
+const UNESCAPE: Record<string, string> = { '\\': '\\', '0': '\0', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * The JS value to give chdb for the parameter text `text`: `null` for `\N`, else the string that
+ * chdb escapes back into `text`. A `\'` (a quote inside a quoted element of an array, map or
+ * tuple) has no such preimage; it is rewritten as the equivalent doubled quote `''`, which the
+ * engine's quoted-string reader accepts.
+ */
+export function chdbParamValue(name: string, text: string): string | null {
+  if (text === '\\N') return null;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch !== '\\') { out += ch; continue; }
+    const next = text[i + 1];
+    if (next === undefined) throw new ChwireConfigError(`query parameter ${JSON.stringify(name)} ends with a lone backslash`);
+    const plain = UNESCAPE[next];
+    if (plain !== undefined) out += plain;
+    else if (next === "'") out += "''";
+    else throw new ChwireConfigError(`query parameter ${JSON.stringify(name)} uses the escape \\${next}, which the embedded engine's binder cannot receive`);
+    i++;
+  }
+  return out;
+}

@@ -1,0 +1,116 @@
+// The body of an HTTP response as an async iterable of chunks: decompressed as a stream, read no
+// faster than the consumer pulls, cut by a no-progress timer, scanned for a mid-stream exception
+// block, and cancelled when the consumer leaves early. Invariant: every way the body can end
+// other than a complete, clean transfer raises a ChwireError; a clean end yields every data byte.
+import type { IncomingMessage, ClientRequest } from 'node:http';
+import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
+import { pipeline, type Readable } from 'node:stream';
+import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
+import { ExceptionFramingScanner, TailKeeper } from './exception-framing.js';
+import { serverErrorFromText } from './server-error.js';
+
+export interface BodyContext {
+  req: ClientRequest;
+  res: IncomingMessage;
+  queryId: string | undefined;
+  /** Milliseconds without a byte before giving up (0: never). */
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  /** Where the request went, for messages (never with credentials). */
+  where: string;
+}
+
+export interface HttpBody {
+  body: AsyncIterable<Uint8Array>;
+  tail: TailKeeper;
+  cancel(): void;
+}
+
+export function responseBody(ctx: BodyContext): HttpBody {
+  const { req, res } = ctx;
+  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+  let source: Readable = res;
+  if (encoding === 'gzip' || encoding === 'deflate' || encoding === 'br') {
+    const z = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : createBrotliDecompress();
+    // pipeline propagates a premature end of `res` into `z` as an error.
+    source = pipeline(res, z, () => undefined);
+  }
+  const tag = res.headers['x-clickhouse-exception-tag'];
+  const scanner = typeof tag === 'string' && tag.length > 0 ? new ExceptionFramingScanner(tag) : undefined;
+  const tail = new TailKeeper();
+  let finished = false;
+  let cancelled = false;
+
+  const cancel = (): void => {
+    if (finished || cancelled) return;
+    cancelled = true;
+    // Destroying the request frees the pooled slot; a half-read socket is never reused.
+    req.destroy();
+    res.destroy();
+    if (source !== res) source.destroy();
+  };
+
+  const fail = (e: ChwireError): void => {
+    if (finished) return;
+    req.destroy(e);
+    res.destroy(e);
+    if (source !== res) source.destroy(e);
+  };
+
+  async function* iterate(): AsyncGenerator<Uint8Array> {
+    const it = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+    const onAbort = (): void => fail(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason }));
+    if (ctx.signal?.aborted) onAbort();
+    ctx.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        let timer: NodeJS.Timeout | undefined;
+        if (ctx.timeoutMs > 0) {
+          timer = setTimeout(() => fail(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId })), ctx.timeoutMs);
+        }
+        let r: IteratorResult<Uint8Array>;
+        try {
+          r = await it.next();
+        } catch (e) {
+          throw bodyError(e, scanner, tail, ctx);
+        } finally {
+          if (timer !== undefined) clearTimeout(timer);
+        }
+        if (r.done) break;
+        const chunk = r.value;
+        tail.add(chunk);
+        if (scanner === undefined) {
+          yield chunk;
+        } else {
+          for (const part of scanner.push(chunk)) yield part;
+        }
+      }
+      if (cancelled) throw new ChwireAbortError('response cancelled', { queryId: ctx.queryId });
+      if (scanner !== undefined) {
+        const msg = scanner.message();
+        if (msg !== undefined) throw serverErrorFromText(msg, res.statusCode, ctx.queryId);
+        for (const part of scanner.flush()) yield part;
+      }
+      finished = true;
+    } finally {
+      ctx.signal?.removeEventListener('abort', onAbort);
+      if (!finished) cancel();
+    }
+  }
+
+  return { body: iterate(), tail, cancel };
+}
+
+/** Maps what went wrong while reading the body to the error the caller sees. */
+function bodyError(e: unknown, scanner: ExceptionFramingScanner | undefined, tail: TailKeeper, ctx: BodyContext): ChwireError {
+  if (isChwireError(e)) return e;
+  // 25.11+: the server aborts the transfer right after writing the exception block.
+  const msg = scanner?.message();
+  if (msg !== undefined) return serverErrorFromText(msg, ctx.res.statusCode, ctx.queryId);
+  // Servers between 24.x and 25.10 wrote `__exception__` without a tag before aborting.
+  const t = tail.text();
+  const at = t.lastIndexOf('__exception__');
+  if (at >= 0 && /Code: \d+/.test(t.slice(at))) return serverErrorFromText(t.slice(t.indexOf('Code: ', at)), ctx.res.statusCode, ctx.queryId);
+  const code = (e as { code?: string }).code;
+  return new ChwireConnectionError(`connection to ${ctx.where} closed before the response ended${code ? ` (${code})` : ''}`, { queryId: ctx.queryId, cause: e });
+}

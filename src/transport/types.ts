@@ -1,0 +1,70 @@
+// The transport contract: one small, dispatch-like call that turns a request (SQL, params,
+// settings, optional streamed body) into a response whose body is a backpressured async iterable
+// of byte chunks. Invariant: transports move bytes and report errors; they never decode rows, so
+// HTTP and the embedded engine feed the very same decoders.
+
+export interface TransportRequest {
+  /** The statement. For requests with a `body`, the statement travels apart from the data. */
+  sql: string;
+  /** Output format name (sent as `default_format` / the engine's format); undefined: server default. */
+  format?: string | undefined;
+  /** Query parameters, already in the server's text form (see client/params.ts), by name. */
+  params?: Readonly<Record<string, string>> | undefined;
+  /** ClickHouse settings, already rendered as text. */
+  settings?: Readonly<Record<string, string>> | undefined;
+  queryId?: string | undefined;
+  sessionId?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Data for INSERT, streamed as the request body (chunked). */
+  body?: AsyncIterable<Uint8Array> | undefined;
+  /** Safe to send twice (reads): the only requests retried after a stale keep-alive socket. */
+  idempotent?: boolean | undefined;
+}
+
+/** The server's X-ClickHouse-Summary: every value as the server wrote it (strings). */
+export type QuerySummary = Readonly<Record<string, string>>;
+
+export interface TransportResponse {
+  /** The query id the server used (the one sent, or its own), when it says. */
+  readonly queryId: string | undefined;
+  readonly summary: QuerySummary | undefined;
+  /** Server time zone (X-ClickHouse-Timezone), when sent. */
+  readonly timezone: string | undefined;
+  /**
+   * The body. Iterating it reads from the network no faster than the consumer; leaving the loop
+   * early cancels the request. Errors: ChwireServerError (exception written mid-body),
+   * ChwireConnectionError, ChwireTimeoutError, ChwireAbortError.
+   */
+  readonly body: AsyncIterable<Uint8Array>;
+  /**
+   * The last bytes of the body as text (up to 16 KiB): lets the caller recognise an old server's
+   * exception appended as plain text after the data when the decoder rejects the end of the body.
+   */
+  tailText(): string;
+  /** Stop reading and release the connection (idempotent). */
+  cancel(): void;
+}
+
+/** What the client needs to know about the server behind a transport (learnt once per host). */
+export interface ServerInfo {
+  /** `SELECT version()`, e.g. `26.7.2.1` or `18.16.1`. */
+  readonly version: string;
+  readonly major: number;
+  readonly minor: number;
+}
+
+export interface Transport {
+  readonly kind: 'http' | 'chdb';
+  /** Version of the server that the next request will go to (probed once per host, cached). */
+  server(signal?: AbortSignal): Promise<ServerInfo>;
+  request(req: TransportRequest): Promise<TransportResponse>;
+  /** Liveness check; throws ChwireConnectionError (or a server error) when the server is not usable. */
+  ping(signal?: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function parseVersion(text: string): ServerInfo {
+  const version = text.trim();
+  const m = /^(\d+)\.(\d+)/.exec(version);
+  return { version, major: m ? Number(m[1]) : 0, minor: m ? Number(m[2]) : 0 };
+}

@@ -1,0 +1,218 @@
+// The whole client over HTTP against the loopback test server: results equal to the engine's own
+// JSON of the same query, streaming with backpressure (memory measured, not time), every error
+// class provoked, old-server behaviour (Native, no parameters, old error style).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createClient, ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireDecodeError, ChwireServerError, ChwireTimeoutError } from '../src/index.js';
+import { engineJsonRows } from './support/engine.js';
+import { startTestServer } from './support/test-server.js';
+import { collectGarbage } from './support/ch-server.js';
+
+const server = await startTestServer({ user: 'u1', password: 'p@ss:word' });
+const old = await startTestServer({ version: '18.16.1' });
+after(async () => { await server.close(); await old.close(); });
+
+const client = (over: Parameters<typeof createClient>[0] = {}) => createClient({ url: server.url, username: 'u1', password: 'p@ss:word', requestTimeout: 5000, ...over });
+
+const SQL = "SELECT number AS n, toString(number * 7) AS s, toDateTime(1700000000 + number, 'UTC') AS t FROM numbers(5000)";
+
+test('fetch returns every row equal to the engine, with columns, query id and summary', async () => {
+  const c = client();
+  const rows = await c.fetch<{ n: bigint; s: string; t: Date }>(`${SQL} /* fetch */`, { queryId: 'q-fetch' });
+  const expected = await engineJsonRows(SQL);
+  assert.equal(rows.length, expected.length);
+  rows.forEach((r, i) => {
+    const [n, s, t] = expected[i] as [string, string, string];
+    assert.equal(r.n, BigInt(n));
+    assert.equal(r.s, s);
+    assert.equal(r.t.getTime(), Date.parse(`${t.replace(' ', 'T')}Z`));
+  });
+  assert.deepEqual(rows.columns.map((x) => [x.name, x.type]), [['n', 'UInt64'], ['s', 'String'], ['t', "DateTime('UTC')"]]);
+  assert.equal(rows.queryId, 'q-fetch');
+  assert.equal(rows.summary?.['read_rows'], '1');
+  assert.ok(!Object.keys(rows).includes('columns'), 'metadata is not enumerable');
+  await c.close();
+});
+
+test('fetchOne, fetchValue, per-call decode options and per-column overrides', async () => {
+  const c = client({ int64: 'string' });
+  assert.deepEqual(await c.fetchOne('SELECT toUInt64(42) AS a, toInt64(-1) AS b'), { a: '42', b: '-1' });
+  assert.deepEqual(await c.fetchOne('SELECT toUInt64(42) AS a, toInt64(-1) AS b', { int64: 'number', columns: { b: { int64: 'bigint' } } }), { a: 42, b: -1n });
+  assert.equal(await c.fetchValue('SELECT toString(99) AS x'), '99');
+  assert.equal(await c.fetchOne('SELECT 1 AS x FROM numbers(0)'), undefined);
+  assert.deepEqual(await c.fetch('SELECT 1 AS a, 2 AS b', { rows: 'array' }), [[1, 2]]);
+  await c.close();
+});
+
+test('execute runs a statement and returns its query id', async () => {
+  const c = client();
+  const r = await c.execute('SELECT 1 /* exec */', { queryId: 'q-exec' });
+  assert.equal(r.queryId, 'q-exec');
+  assert.equal(server.requests.at(-1)?.params.get('default_format'), null);
+  await c.close();
+});
+
+test('stream yields rows while the body arrives, and batches() groups them per chunk', async () => {
+  const c = client();
+  let count = 0;
+  for await (const row of c.stream<{ n: bigint }>(`${SQL} /* stream */`)) {
+    assert.equal(row.n, BigInt(count));
+    count++;
+  }
+  assert.equal(count, 5000);
+  let batches = 0;
+  let total = 0;
+  for await (const b of c.stream(`${SQL} /* batches */`).batches()) { batches++; total += b.length; }
+  assert.equal(total, 5000);
+  assert.ok(batches >= 1);
+  const s = c.stream('SELECT 1 AS x');
+  for await (const _ of s) { /* consume */ }
+  assert.throws(() => s.batches(), ChwireConfigError);
+  await c.close();
+});
+
+test('backpressure: a slow reader keeps the server blocked and memory flat', async () => {
+  // ~64 MiB of rows offered; the reader takes a few and waits: the socket must not be drained.
+  server.fault('/* slow */', { kind: 'repeat', times: 1000 });
+  const c = client();
+  const s = c.stream<{ n: bigint }>('SELECT number AS n, toString(number) AS s FROM numbers(8000) /* slow */');
+  await collectGarbage();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let n = 0;
+  let peak = 0;
+  for await (const _ of s) {
+    n++;
+    if (n % 2000 === 0) {
+      await new Promise((r) => setTimeout(r, 20));
+      await collectGarbage();
+      peak = Math.max(peak, process.memoryUsage().heapUsed - heapBefore);
+    }
+    if (n === 40_000) break;
+  }
+  const written = server.repeatBytesWritten;
+  // 40 000 rows is ~0.6 MiB of body; the server may run ahead only by socket and stream buffers.
+  assert.ok(written < 8 * 1024 * 1024, `server wrote ${written} bytes ahead of a reader that took 40 000 rows`);
+  assert.ok(peak < 16 * 1024 * 1024, `heap grew by ${peak} bytes`);
+  await c.close();
+});
+
+test('leaving a stream early releases its connection', async () => {
+  const c = client({ maxOpenConnections: 1 });
+  for await (const _ of c.stream('SELECT number FROM numbers(3000000) /* leave */')) break;
+  assert.equal(await c.fetchValue('SELECT 5 AS x'), 5);
+  await c.close();
+});
+
+test('a body cut mid-row with a clean end is a ChwireDecodeError naming row and offset', async () => {
+  server.fault('/* cut-row */', { kind: 'cut-clean', at: 1000 });
+  const c = client();
+  const e = await c.fetch(`${SQL} /* cut-row */`).then(() => undefined, (x: unknown) => x);
+  assert.ok(e instanceof ChwireDecodeError, String(e));
+  assert.ok(e.row !== undefined && e.row > 0);
+  assert.ok(e.offset > 0 && e.offset <= 1000);
+  await c.close();
+});
+
+test('an exception appended after 10 000 rows (old servers) is a ChwireServerError', async () => {
+  const sql = 'SELECT number AS n, toString(number) AS s FROM numbers(20000) /* appended */';
+  const { engineBytes } = await import('./support/engine.js');
+  const full = await engineBytes(sql, 'RowBinaryWithNamesAndTypes');
+  // Where the 10 000th row ends: header + rows 0..9999 (UInt64 + LEB128 length + digits).
+  let at = full.length;
+  for (let i = 19999; i >= 10000; i--) at -= 8 + 1 + String(i).length;
+  server.fault('/* appended */', { kind: 'exception-appended', at, message: "Code: 395. DB::Exception: Value passed to 'throwIf' function is non-zero. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO) (version 26.7.2.1)" });
+  const c = client();
+  const e = await c.fetch(sql).then(() => undefined, (x: unknown) => x);
+  assert.ok(e instanceof ChwireServerError, String(e));
+  assert.equal(e.serverCode, 395);
+  await c.close();
+});
+
+test('an exception after 10 000 rows in the 25.11+ framing is a ChwireServerError and no row is garbage', async () => {
+  const sql = 'SELECT number AS n FROM numbers(20000) /* tagged-client */';
+  server.fault('/* tagged-client */', { kind: 'exception-tagged', at: 1 + 2 + 7 + 10000 * 8, message: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)' });
+  const c = client();
+  let n = 0;
+  const e = await (async () => {
+    try { for await (const r of c.stream<{ n: bigint }>(sql)) { assert.equal(r.n, BigInt(n)); n++; } } catch (x) { return x; }
+    return undefined;
+  })();
+  assert.ok(e instanceof ChwireServerError, String(e));
+  assert.equal(e.serverName, 'MEMORY_LIMIT_EXCEEDED');
+  assert.equal(n, 10000);
+  await c.close();
+});
+
+test('timeout, abort and connection errors surface as their classes', async () => {
+  server.fault('/* c-stall */', { kind: 'stall', at: 50 });
+  const c = client({ requestTimeout: 300 });
+  await assert.rejects(c.fetch(`${SQL} /* c-stall */`), ChwireTimeoutError);
+  const ac = new AbortController();
+  server.fault('/* c-abort */', { kind: 'stall', at: 50 });
+  setTimeout(() => ac.abort(), 50);
+  await assert.rejects(c.fetch(`${SQL} /* c-abort */`, { signal: ac.signal }), ChwireAbortError);
+  await c.close();
+  const dead = createClient({ url: 'http://127.0.0.1:1', requestTimeout: 2000 });
+  await assert.rejects(dead.ping(), ChwireConnectionError);
+  await dead.close();
+});
+
+test('server errors: unknown table and bad credentials', async () => {
+  const c = client();
+  await assert.rejects(c.fetch('SELECT * FROM missing_table'), (e: unknown) => e instanceof ChwireServerError && e.serverName === 'UNKNOWN_TABLE' && typeof e.queryId === 'string');
+  await c.close();
+  const bad = client({ password: 'nope' });
+  await assert.rejects(bad.fetch('SELECT 1'), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 516);
+  await bad.close();
+});
+
+test('credentials in the URL go to headers, never on the wire in the URL', async () => {
+  const u = new URL(server.url);
+  const c = createClient({ url: `http://u1:${encodeURIComponent('p@ss:word')}@${u.host}` });
+  assert.equal(await c.fetchValue('SELECT 11 AS x /* url-creds */'), 11);
+  const req = server.requests.find((r) => r.sql.includes('/* url-creds */'))!;
+  assert.equal(req.headers['x-clickhouse-key'], 'p@ss:word');
+  assert.ok(!req.url.includes('p%40ss') && !req.url.includes('u1'));
+  await c.close();
+});
+
+test('queries of one session run one after another', async () => {
+  server.fault('/* held */', { kind: 'stall', at: 20 });
+  const c = client();
+  const held = c.stream(`${SQL} /* held */`, { sessionId: 'sess-1' });
+  const it = held[Symbol.asyncIterator]();
+  const first = it.next(); // starts the request; the body stalls after 20 bytes
+  await new Promise((r) => setTimeout(r, 100));
+  const other = c.fetchValue('SELECT 3 AS x /* second-in-session */', { sessionId: 'sess-1' });
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(server.requests.filter((r) => r.sql.includes('second-in-session')).length, 0, 'waits for the session');
+  held.cancel();
+  await first.catch(() => undefined);
+  assert.equal(await other, 3);
+  await c.close();
+});
+
+test('compression option: gzip over the wire, same rows', async () => {
+  const c = client({ compression: true });
+  const rows = await c.fetch(`${SQL} /* c-gzip */`);
+  assert.equal(rows.length, 5000);
+  assert.equal(server.requests.at(-1)?.headers['accept-encoding'], 'gzip');
+  await c.close();
+});
+
+test('an old server (18.16): rows read as Native, parameters refused clearly, old error style parsed', async () => {
+  const c = createClient({ url: old.url });
+  const rows = await c.fetch<{ n: bigint; s: string }>('SELECT number AS n, toString(number) AS s FROM numbers(10) /* old-native */');
+  assert.deepEqual(rows.map((r) => [r.n, r.s]), Array.from({ length: 10 }, (_, i) => [BigInt(i), String(i)]));
+  assert.equal(old.requests.find((r) => r.sql.includes('old-native'))?.params.get('default_format'), 'Native');
+  await assert.rejects(c.fetch('SELECT {x:UInt8} AS x', { params: { x: 1 } }), (e: unknown) => e instanceof ChwireConfigError && /too old/.test(e.message));
+  await assert.rejects(c.fetch('SELECT * FROM missing_table'), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 60 && /e\.displayText\(\)/.test(e.serverMessage));
+  await c.close();
+});
+
+test('options are validated', () => {
+  assert.throws(() => createClient({ url: 'ftp://x' }), ChwireConfigError);
+  assert.throws(() => createClient({ url: 'http://user:secret@[bad' }), (e: unknown) => e instanceof ChwireConfigError && !e.message.includes('secret'));
+  assert.throws(() => createClient({ requestTimout: 5 } as never), ChwireConfigError);
+  assert.throws(() => createClient({ url: 'chdb://relative/path' }), ChwireConfigError);
+});

@@ -1,0 +1,242 @@
+// A loopback ClickHouse HTTP server for hermetic transport tests, written from
+// /work/shared/spec/http.md. It answers queries with bytes produced by the embedded engine (so
+// real formats and framing go over real HTTP) and injects the faults a client must survive:
+// bodies cut mid-row, connection resets, one byte per chunk, exceptions after the body started
+// (25.11+ tagged framing and the old appended text), stalls, stale keep-alive sockets, gzip.
+// Invariant: every request is recorded (URL parameters, headers, body) so tests can assert what
+// the client sent, e.g. that credentials never appear in a URL.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createGzip } from 'node:zlib';
+import { engineBytes, engineText } from './engine.js';
+
+export type Fault =
+  | { kind: 'cut-clean'; at: number }            // send `at` bytes then end the body properly
+  | { kind: 'cut-reset'; at: number }            // send `at` bytes then destroy the connection
+  | { kind: 'reset' }                            // destroy the connection without any response
+  | { kind: 'byte-per-chunk' }                   // every body byte in its own chunk
+  | { kind: 'exception-tagged'; at: number; message: string } // 25.11+ framing, then abort
+  | { kind: 'exception-appended'; at: number; message: string } // 18.16: text appended, clean end
+  | { kind: 'stall'; at: number }                // send `at` bytes then nothing, never end
+  | { kind: 'repeat'; times: number };           // the engine's rows repeated `times` times, written with backpressure
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  params: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  sql: string;
+  /** Index of the request on its TCP connection (0 for the first). */
+  onConnection: number;
+}
+
+export interface TestServerOptions {
+  /** What `SELECT version()` answers; 18.x switches to the old server's behaviour. Default 26.7.2.1. */
+  version?: string;
+  user?: string;
+  password?: string;
+  /** Seconds announced in `Keep-Alive: timeout=N`. Default 10. */
+  keepAliveTimeout?: number;
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** TCP connections accepted so far. */
+  readonly connections: number;
+  /** The fault for requests whose SQL contains `marker` (checked in order). */
+  fault(marker: string, f: Fault): void;
+  /** Destroy, without answering, the next request that arrives on an already used connection. */
+  dropNextReusedRequest(): void;
+  readonly dropped: number;
+  /** Body bytes written for the latest `repeat` response (for backpressure assertions). */
+  readonly repeatBytesWritten: number;
+  close(): Promise<void>;
+}
+
+const TAG = 'AbCdEfGhIjKlMnOp';
+
+function oldStyle(msg: string): string {
+  // 26.x `Code: 60. DB::Exception: text. (NAME) (version …)` → 18.16 style.
+  const m = /^Code: (\d+)\. DB::Exception: ([\s\S]*?)(?:\. \([A-Z_0-9]+\))?(?: \(version [^)]*\))?\s*$/.exec(msg);
+  return m ? `Code: ${m[1]}, e.displayText() = DB::Exception: ${m[2]}, e.what() = DB::Exception\n` : msg;
+}
+
+function errorStatus(code: number): number {
+  if (code === 516 || code === 192 || code === 193) return 403;
+  if (code === 62 || code === 27 || code === 53) return 400;
+  if ([60, 81, 47, 46, 115, 73].includes(code)) return 404;
+  return 500;
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  const version = opts.version ?? '26.7.2.1';
+  const old = /^1[0-9]\./.test(version);
+  const requests: RecordedRequest[] = [];
+  const faults: [string, Fault][] = [];
+  let connections = 0;
+  let dropReused = false;
+  let dropped = 0;
+  let repeatBytesWritten = 0;
+  const perSocket = new WeakMap<Socket, number>();
+  const sockets = new Set<Socket>();
+
+  const server = http.createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = (opts.keepAliveTimeout ?? 10) * 1000;
+  server.on('connection', (s: Socket) => {
+    connections++;
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const sock = req.socket;
+    const n = perSocket.get(sock) ?? 0;
+    perSocket.set(sock, n + 1);
+    if (dropReused && n > 0) {
+      dropReused = false;
+      dropped++;
+      sock.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const u = new URL(req.url ?? '/', 'http://x');
+    const params = u.searchParams;
+    const bodyText = Buffer.concat(chunks).toString('utf8');
+    const sql = params.get('query') ?? bodyText;
+    requests.push({ method: req.method ?? '', url: req.url ?? '', params, headers: req.headers, sql, onConnection: n });
+    res.setHeader('Keep-Alive', `timeout=${opts.keepAliveTimeout ?? 10}`);
+    if (u.pathname === '/ping') { res.end('Ok.\n'); return; }
+
+    const fail = (msg: string): void => {
+      const code = Number(/Code: (\d+)/.exec(msg)?.[1] ?? 0);
+      res.statusCode = errorStatus(code);
+      if (!old) res.setHeader('X-ClickHouse-Exception-Code', String(code));
+      res.end(old ? oldStyle(msg) : `${msg}\n`);
+    };
+    // Authentication (http.md §5): headers only.
+    const user = req.headers['x-clickhouse-user'] ?? 'default';
+    const key = req.headers['x-clickhouse-key'] ?? '';
+    if (user !== (opts.user ?? 'default') || key !== (opts.password ?? '')) {
+      fail(`Code: 516. DB::Exception: ${String(user)}: Authentication failed: password is incorrect, or there is no user with such name. (AUTHENTICATION_FAILED) (version ${version})`);
+      return;
+    }
+    const format = params.get('default_format') ?? undefined;
+    if (old) {
+      if (format === 'RowBinaryWithNamesAndTypes') { fail('Code: 73. DB::Exception: Unknown format RowBinaryWithNamesAndTypes. (UNKNOWN_FORMAT)'); return; }
+      for (const k of params.keys()) {
+        if (k.startsWith('param_') || k === 'async_insert') { fail(`Code: 115. DB::Exception: Unknown setting ${k}. (UNKNOWN_SETTING)`); return; }
+      }
+    }
+    if (!old) {
+      res.setHeader('X-ClickHouse-Exception-Tag', TAG);
+      res.setHeader('X-ClickHouse-Query-Id', params.get('query_id') ?? 'server-generated-id');
+      res.setHeader('X-ClickHouse-Summary', '{"read_rows":"1","read_bytes":"8"}');
+      res.setHeader('X-ClickHouse-Timezone', 'UTC');
+    }
+    let body: Uint8Array;
+    try {
+      if (/^\s*SELECT version\(\)\s*$/i.test(sql)) body = Buffer.from(`${version}\n`);
+      else if (format === undefined) body = Buffer.from(await engineText(sql, 'TabSeparated'));
+      else body = await engineBytes(sql, format);
+    } catch (e) {
+      fail(String((e as Error).message));
+      return;
+    }
+    const fault = faults.find(([m]) => sql.includes(m))?.[1];
+    res.setHeader('Content-Type', 'application/octet-stream');
+    let out: NodeJS.WritableStream = res;
+    const gzip = params.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    if (gzip) {
+      res.setHeader('Content-Encoding', 'gzip');
+      const z = createGzip();
+      z.pipe(res);
+      out = z;
+    }
+    await send(res, out, body, fault);
+  }
+
+  async function writeAwait(out: NodeJS.WritableStream, b: Uint8Array): Promise<void> {
+    if (!out.write(b)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+
+  async function send(res: http.ServerResponse, out: NodeJS.WritableStream, body: Uint8Array, fault: Fault | undefined): Promise<void> {
+    if (fault === undefined) { out.end(body); return; }
+    if (fault.kind === 'reset') { res.socket?.destroy(); return; }
+    res.flushHeaders();
+    switch (fault.kind) {
+      case 'cut-clean':
+        out.end(body.subarray(0, fault.at));
+        return;
+      case 'cut-reset':
+        out.write(body.subarray(0, fault.at));
+        setTimeout(() => res.socket?.destroy(), 20);
+        return;
+      case 'stall':
+        out.write(body.subarray(0, fault.at));
+        return;
+      case 'byte-per-chunk':
+        for (let i = 0; i < body.length; i++) {
+          out.write(body.subarray(i, i + 1));
+          if ((i & 63) === 63) await new Promise((r) => setImmediate(r));
+        }
+        out.end();
+        return;
+      case 'exception-tagged': {
+        out.write(body.subarray(0, fault.at));
+        const msg = `${fault.message}\n`;
+        // http.md §7.2: the block, then the transfer is aborted (no final chunk).
+        out.write(Buffer.from(`\r\n__exception__\r\n${TAG}\r\n${msg}${Buffer.byteLength(msg)} ${TAG}\r\n__exception__\r\n`));
+        setTimeout(() => res.socket?.destroy(), 20);
+        return;
+      }
+      case 'exception-appended':
+        out.write(body.subarray(0, fault.at));
+        out.end(Buffer.from(`${oldStyle(fault.message)}`));
+        return;
+      case 'repeat': {
+        // RowBinaryWithNamesAndTypes: the header once, then the rows `times` times.
+        const hdr = headerLength(body);
+        repeatBytesWritten = 0;
+        await writeAwait(out, body.subarray(0, hdr));
+        const rows = body.subarray(hdr);
+        for (let i = 0; i < fault.times; i++) {
+          if (res.destroyed) return;
+          await writeAwait(out, rows);
+          repeatBytesWritten += rows.length;
+        }
+        out.end();
+        return;
+      }
+    }
+  }
+
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get connections() { return connections; },
+    get dropped() { return dropped; },
+    get repeatBytesWritten() { return repeatBytesWritten; },
+    fault: (marker, f) => { faults.push([marker, f]); },
+    dropNextReusedRequest: () => { dropReused = true; },
+    close: () => new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
+  };
+}
+
+/** Length of a RowBinaryWithNamesAndTypes header (count, names, types). */
+export function headerLength(b: Uint8Array): number {
+  let pos = 0;
+  const leb = (): number => {
+    let v = 0;
+    for (let s = 0; ; s += 7) { const x = b[pos++]!; v += (x & 0x7f) * 2 ** s; if (x < 0x80) return v; }
+  };
+  const n = leb();
+  for (let i = 0; i < 2 * n; i++) pos += leb();
+  return pos;
+}
