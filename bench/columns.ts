@@ -10,12 +10,17 @@
 //   rowbinary-rows  decodeRowBinary: rows as objects (client.fetch against a modern server)
 // Checks before timing: the copy equals the body; both row paths equal the reference RowBinary
 // decoder's rows; every column value equals the same cell of those rows.
+// Case c-http (only when a server answers at CHWIRE_BENCH_URL): the same rows from a server table,
+// end to end: client.fetchColumns, client.fetch, and the body read over a keep-alive node:http
+// agent and copied into one buffer (the transport floor).
 import { decodeRowBinary, decodeRowBinaryReference, clearCompiledCache } from '../src/codec.js';
 import { decodeNativeColumns, decodeNative, type NativeColumns } from '../src/native/index.js';
 import { engineBytes, engineExec } from '../test/support/engine.js';
 import { Bench } from './harness.js';
 import { assertEqual } from './equal.js';
-import { SCHEMA_TITLES, fillEngineTable, plain, selectAll } from './schemas.js';
+import { SCHEMA_TITLES, fillEngineTable, plain, schemaSelect, selectAll } from './schemas.js';
+import { closeHttpBodyAgent, httpBody } from './http-body.js';
+import { BENCH_URL, benchTable, chwireClient, serverReachable } from './remote.js';
 
 const bench = new Bench('columns');
 const ROWS = bench.config.rows;
@@ -62,4 +67,39 @@ if (result !== undefined) {
   bench.extra('target', { columnsOverCopy: times },
     `\ntarget (issue 4): columns take ${times.toFixed(2)}× the time of a plain copy (target ≤ 2×): ${times <= 2 ? 'met' : 'NOT met'}`);
 }
+if (bench.wants('c-http')) {
+  const missing = await serverReachable();
+  if (missing === undefined) await httpCase();
+  else bench.note(`c-http skipped: ${missing}`);
+}
 bench.finish();
+
+async function httpCase(): Promise<void> {
+  const client = chwireClient();
+  const t = benchTable('chwire_bench_columns_c');
+  const sql = `SELECT * FROM ${t}`;
+  const settings = { max_threads: 1 };
+  try {
+    const version = await client.serverVersion();
+    await client.execute(`DROP TABLE IF EXISTS ${t}`);
+    await client.execute(`CREATE TABLE ${t} ENGINE = Memory AS ${schemaSelect('c', ROWS)}`);
+    const nativeFromServer = await httpBody(BENCH_URL, `${sql} FORMAT Native`, settings);
+    const expected = decodeNative(nativeFromServer).rows;
+    assertEqual(expected, reference.rows, 'server rows vs engine rows');
+    await bench.run({
+      name: 'c-http',
+      title: `${SCHEMA_TITLES['c']} over HTTP from ClickHouse ${version}: ${(nativeFromServer.length / 2 ** 20).toFixed(1)} MiB Native`,
+      rows: expected.length,
+      baselines: ['http-copy'],
+      paths: [
+        { name: 'http-copy', run: () => httpBody(BENCH_URL, `${sql} FORMAT Native`, settings), check: (r: Uint8Array) => assertEqual(r, nativeFromServer, 'body') },
+        { name: 'fetchColumns', run: () => client.fetchColumns(sql, { settings }), check: (r: NativeColumns) => checkColumns(r) },
+        { name: 'fetch', run: () => client.fetch(sql, { settings }), check: (r: unknown[]) => assertEqual([...r], expected, 'fetch rows') },
+      ],
+    });
+  } finally {
+    await client.execute(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);
+    await client.close();
+    closeHttpBodyAgent();
+  }
+}

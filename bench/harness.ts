@@ -35,7 +35,7 @@ export interface BenchCase {
   readonly title: string;
   /** Rows each run processes (for rows/s). */
   readonly rows: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // `any`: each path's check takes its own result type; a case mixes them (bench/insert.ts).
   readonly paths: readonly BenchPath<any>[];
   /** Paths whose median the others are compared with: ratio = baseline median / path median. */
   readonly baselines: readonly string[];

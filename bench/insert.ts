@@ -7,6 +7,8 @@
 // Case encode (no server needed):
 //   native-block     compileNativeEncoder(...).encodeBlock of all rows as one block
 //   native-65536     the same in blocks of 65 536 rows
+//   native-block-Date  one block from the same rows with ts as a JS Date (what chwire users
+//                    may pass; JSON.stringify would give ISO text the old server cannot parse)
 //   json-stringify   one JSON.stringify per row, joined as JSONEachRow lines, UTF-8 encoded
 // Case insert (server at CHWIRE_BENCH_URL; the table is truncated before every run, untimed):
 //   chwire-65536 / chwire-16384   client.insert, Native streamed in blocks of that many rows
@@ -58,13 +60,14 @@ async function encodeCase(): Promise<void> {
     for (const c of all) { bytes.set(c, p); p += c.length; }
     assertEqual(decodeNative(bytes).rows, decoded, 'Native bytes decoded back');
   };
-  const native = (name: string, block: number): BenchPath<Uint8Array[][]> => ({
+  const withDates = rows.map((r, i) => ({ ...r, ts: decoded[i]!.ts }));
+  const native = (name: string, block: number, input: readonly object[] = rows): BenchPath<Uint8Array[][]> => ({
     name,
     run: () => {
       // A fresh compile per run would be timed too: compile once (cached), like a client does.
       const enc = compileNativeEncoder(COLUMNS, 'object');
       const out: Uint8Array[][] = [];
-      for (let s = 0; s < rows.length; s += block) out.push(enc.encodeBlock(rows, s, Math.min(rows.length, s + block), s));
+      for (let s = 0; s < input.length; s += block) out.push(enc.encodeBlock(input, s, Math.min(input.length, s + block), s));
       return out;
     },
     check: checkNative,
@@ -77,6 +80,7 @@ async function encodeCase(): Promise<void> {
     paths: [
       native('native-block', rows.length),
       native('native-65536', 65_536),
+      native('native-block-Date', rows.length, withDates),
       {
         name: 'json-stringify',
         run: () => {

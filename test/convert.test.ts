@@ -148,12 +148,20 @@ test('readVarUInt: LEB128 round trip, 10-byte limit', () => {
   assert.throws(() => readVarUInt(createCursor(new Uint8Array(11).fill(0x80))), /longer than 10/);
 });
 
-test('FillCache: bounded, fill then clear whole', () => {
+test('FillCache: bounded; fill then clear whole while it pays; off after a generation of misses', () => {
   const c = new FillCache<number, string>(3);
   let made = 0;
   const make = (k: number): string => { made++; return `v${k}`; };
-  for (const k of [1, 2, 1, 3, 1]) c.get(k, make);
-  assert.equal(made, 3);
-  c.get(4, make);
-  assert.equal(c.size, 1, 'cleared when full, then filled');
+  for (const k of [1, 2, 3, 1, 2, 3, 1, 2, 3]) assert.equal(c.get(k, make), `v${k}`);
+  assert.equal(made, 3, 'hits do not call the converter');
+  c.get(4, make); // full, and the generation paid off: cleared, refilled
+  assert.equal(c.size, 1);
+  assert.ok(c.enabled);
+  for (const k of [5, 6, 7, 8, 9]) c.get(k, make); // all misses: the next fill switches it off
+  assert.equal(c.enabled, false);
+  assert.equal(c.size, 0);
+  const before = made;
+  assert.equal(c.get(5, make), 'v5');
+  assert.equal(made, before + 1, 'off: always converts, stores nothing');
+  assert.equal(c.size, 0);
 });

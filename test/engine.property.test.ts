@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { DecodeOptions } from '../src/plan/options.js';
-import { engineResult, checkDecode } from './support/oracle-run.js';
+import { engineResult, checkDecode, type EngineResult } from './support/oracle-run.js';
 import { queryArb } from './support/oracle-gen.js';
 
 /** Deeper local runs: ORACLE_RUNS=500 node --test dist/test/engine.property.test.js */
@@ -28,9 +28,19 @@ const optionsArb: fc.Arbitrary<DecodeOptions> = fc.record({
 test('engine property: random schemas and values decode like the engine prints them', async (t) => {
   let checked = 0;
   let skipped = 0;
+  let refused = 0;
   await fc.assert(
     fc.asyncProperty(fc.oneof(queryArb(2), queryArb(3)), optionsArb, fc.integer({ min: 1, max: 64 }), async (q, options, chunk) => {
-      const r = await engineResult(q.sql, q.settings);
+      let r: EngineResult;
+      try {
+        r = await engineResult(q.sql, q.settings);
+      } catch (e) {
+        // The engine refuses a few generated combinations (UNION ALL of Dynamic holding Decimal
+        // and Time64: DECIMAL_OVERFLOW): not the decoder's business, but counted and bounded.
+        if ((e as { code?: unknown }).code !== 'CHDB_QUERY') throw e;
+        refused++;
+        return;
+      }
       assert.equal(r.json.length, q.rows);
       const notCompared = checkDecode(r, options, `options ${JSON.stringify(options)}`, chunk);
       checked += r.columns.length - notCompared.size;
@@ -38,6 +48,7 @@ test('engine property: random schemas and values decode like the engine prints t
     }),
     { numRuns: RUNS, includeErrorInReport: true, interruptAfterTimeLimit: RUNS > 30 ? 600_000 : 20_000, markInterruptAsFailure: false },
   );
-  t.diagnostic(`compared ${checked} random columns, skipped ${skipped} (ambiguous in options.ts)`);
+  t.diagnostic(`compared ${checked} random columns, skipped ${skipped} (ambiguous in options.ts), engine refused ${refused} queries`);
   assert.ok(checked > skipped, 'most generated columns were compared');
+  assert.ok(refused <= Math.max(2, RUNS / 10), `the engine refused ${refused} generated queries`);
 });

@@ -238,3 +238,17 @@ test('server() probes the version once and ping() checks /ping', async () => {
   await t.ping();
   await t.close();
 });
+
+test('a pooled socket idle past its limit is discarded even when a blocked event loop delayed its timer', async () => {
+  const s = await startTestServer({ keepAliveTimeout: 2 });
+  const t = new HttpTransport({ urls: [new URL(s.url)], username: 'default', password: '', requestTimeout: 5000, maxOpenConnections: 1, keepAlive: true, idleSocketTtl: 10_000, compression: false });
+  await readAll(await t.request({ sql: 'SELECT 1', format: 'TabSeparated' }));
+  // Block the event loop past the 1 s limit (server announced 2 s): the idle timer cannot run.
+  const until = Date.now() + 1200;
+  while (Date.now() < until) { /* busy */ }
+  const { bytes } = await readAll(await t.request({ sql: 'SELECT 4', idempotent: false }));
+  assert.equal(bytes.toString(), '4\n');
+  assert.equal(s.connections, 2, 'the old socket was not reused for a write');
+  await t.close();
+  await s.close();
+});

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ChwireDecodeError, ChwireTypeError } from '../src/errors.js';
-import { createNativeDecoder, decodeNative } from '../src/native/index.js';
+import { createNativeDecoder, decodeNative, decodeNativeColumns } from '../src/native/index.js';
 import { decodeRowBinary } from '../src/codec.js';
 import type { DecodeOptions } from '../src/plan/options.js';
 import { engineBytes, engineExec, engineText } from './support/engine.js';
@@ -124,6 +124,17 @@ test('native decode: corrupt values are ChwireDecodeErrors, not wrong rows', asy
   const badA = arr.slice();
   badA.set([9, 0, 0, 0, 0, 0, 0, 0], badA.length - 4 - 16); // first offset 9 > second offset 4 (2 rows: 16 offset bytes, 4 values)
   assert.throws(() => decodeNative(badA), ChwireDecodeError);
+  // Absurd counts must fail as decode errors before anything of that size is allocated.
+  const big = await engineBytes("SELECT ['a', 'b']::Array(String) AS a, toLowCardinality('x') AS l", 'Native');
+  const offsetAt = big.indexOf(0x29) + 1; // just after "Array(String)"
+  for (const [at, what] of [[offsetAt + 4, 'array offset'], [big.length - 1 - 8 - 2 - 8, 'dictionary size']] as const) {
+    const bad = big.slice();
+    bad[at] = 0x10;
+    assert.throws(() => decodeNative(bad), ChwireDecodeError, what);
+    assert.throws(() => decodeNativeColumns(bad), ChwireDecodeError, what);
+    const d = createNativeDecoder();
+    assert.throws(() => { d.push(bad); d.end(); }, ChwireDecodeError, what);
+  }
   const s = await engineBytes("SELECT 'abc' AS s", 'Native');
   const badS = s.slice();
   badS.set([0xff, 0xff, 0xff, 0x7f], badS.length - 4); // a 268 MB string length in a 60-byte body

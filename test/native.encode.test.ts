@@ -67,7 +67,11 @@ const CASES: Case[] = [
   ['Map(LowCardinality(String), LowCardinality(String))', [[{ a: 'x', b: 'x' }, "map('a', 'x', 'b', 'x')"]]],
   ['Nested(a UInt8, b String)', [[[{ a: 1, b: 'x' }, [2, 'y']], "[(1, 'x'), (2, 'y')]"], [[], '[]']]],
   ['Variant(String, UInt64)', [[42, '42::UInt64'], [null, 'NULL'], ['s', "'s'"]]],
+  ['Variant(UInt64, String)', [[7, '7::UInt64'], ['x', "'x'"]]],
   ['Variant(Array(UInt8), Float64, String)', [[[1], '[1]::Array(UInt8)'], [1.5, '1.5::Float64'], ['t', "'t'"]]],
+  ['JSON', [[{ a: 1, b: { c: 'x' } }, `'{"a":1,"b":{"c":"x"}}'`], ['{"z": [1, 2], "s": "t"}', `'{"z": [1, 2], "s": "t"}'`], [{}, "'{}'"], [{ big: 2n ** 63n - 1n }, `'{"big": 9223372036854775807}'`]]],
+  ['Dynamic', [[1, '1::Int64'], ['s', "'s'"], [null, 'NULL'], [1.5, '1.5::Float64'], [true, 'true'], [2n ** 64n - 1n, '18446744073709551615::UInt64'], [new Date(1500), "toDateTime64('1970-01-01 00:00:01.500', 3, 'UTC')"]]],
+  ['Array(Dynamic)', [[[1, 'x', null], "[1::Int64, 'x', NULL]::Array(Dynamic)"], [[], '[]::Array(UInt8)']]],
   ['Point', [[[1.5, -2], '(1.5, -2)']]],
   ['Ring', [[[[0, 0], [1, 1]], '[(0, 0), (1, 1)]']]],
   ['Polygon', [[[[[0, 0], [1, 0]], []], '[[(0, 0), (1, 0)], []]']]],
@@ -125,6 +129,26 @@ test('encode: a mixed schema in several blocks goes through INSERT ... FROM INFI
   assert.deepEqual(got, want);
 });
 
+test('encode: LowCardinality dictionaries of 300 and 70 000 entries (UInt16 and UInt32 keys)', async () => {
+  for (const distinct of [300, 70000]) {
+    const enc = compileNativeEncoder([{ name: 'k', type: 'UInt32' }, { name: 'lc', type: 'LowCardinality(Nullable(String))' }], 'array');
+    const rows = Array.from({ length: distinct + 5 }, (_, k) => [k, k % 7 === 3 ? null : `v${k % distinct}`]);
+    const path = writeNativeFile([enc.encodeBlock(rows, 0, rows.length, 0)]);
+    const got = await engineReadNative(path);
+    const want = await engineJsonRows(`SELECT toUInt32(number), if(number % 7 = 3, NULL, concat('v', toString(number % ${distinct}))) FROM numbers(${distinct + 5})`);
+    assert.deepEqual(got, want);
+  }
+});
+
+test('encode: Dynamic values get the documented types', async () => {
+  const enc = compileNativeEncoder([{ name: 'd', type: 'Dynamic' }], 'array');
+  const values = [1, 'x', null, 1.5, true, 2n ** 64n - 1n, -(2n ** 63n), new Date(0), new Uint8Array([0x61])];
+  const path = writeNativeFile([enc.encodeBlock(values.map((v) => [v]), 0, values.length, 0)]);
+  const got = await engineJsonRows(`SELECT dynamicType(d) FROM file(${sqlString(path)}, 'Native', 'd Dynamic')`);
+  assert.deepEqual(got.map((r) => r[0]), ['Int64', 'String', 'None', 'Float64', 'Bool', 'UInt64', 'Int64', "DateTime64(3, 'UTC')", 'String']);
+  assert.throws(() => enc.encodeBlock([[{}]], 0, 1, 0), /Dynamic value/);
+});
+
 test('encode: object rows may list the columns in any order and omit Nullable ones', async () => {
   const enc = compileNativeEncoder([{ name: 'a', type: 'UInt8' }, { name: 'b', type: 'Nullable(String)' }], 'object');
   const path = writeNativeFile([enc.encodeBlock([{ b: 'x', a: 1 }, { a: 2 }, { a: 3, b: undefined }], 0, 3, 0)]);
@@ -140,7 +164,7 @@ test('encode: hostile column names become neither code nor prototypes', async ()
   const row: Record<string, unknown> = {};
   columns.forEach((c, k) => Object.defineProperty(row, c.name, { value: k % 2 ? `v${k}` : k, enumerable: true }));
   const path = writeNativeFile([enc.encodeBlock([row], 0, 1, 0)]);
-  const want = [columns.map((c, k) => (k % 2 ? `v${k}` : k))];
+  const want = [columns.map((_c, k) => (k % 2 ? `v${k}` : k))];
   assert.deepEqual(await engineReadNative(path), want);
   // Without an own `constructor` key the inherited Object function must not be read.
   const enc2 = compileNativeEncoder([{ name: 'constructor', type: 'Nullable(String)' }], 'object');
@@ -158,7 +182,7 @@ test('encode: the generated source names its sourceURL and is cached per schema 
 test('encode: bad schemas are rejected when compiling', () => {
   assert.throws(() => compileNativeEncoder([{ name: '', type: 'UInt8' }], 'object'), /empty/);
   assert.throws(() => compileNativeEncoder([{ name: 'a', type: 'UInt8' }, { name: 'a', type: 'String' }], 'array'), /twice/);
-  assert.throws(() => compileNativeEncoder([{ name: 'a', type: 'Dynamic' }], 'object'), (e: Error) => e.name === 'ChwireTypeError');
+  assert.throws(() => compileNativeEncoder([{ name: 'a', type: 'Geometry' }], 'object'), (e: Error) => e.name === 'ChwireTypeError');
   assert.throws(() => compileNativeEncoder([{ name: 'a', type: 'Array(' }], 'object'), (e: Error) => e.name === 'ChwireTypeError');
 });
 

@@ -6,7 +6,7 @@
 // the request starts, so an input that fails there sends nothing; at most one encoded block waits for
 // the socket (the body is pulled, not pushed).
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks, type NativeEncoder } from '../native/index.js';
 import type { QuerySummary } from '../transport/types.js';
@@ -183,4 +183,3 @@ async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Arra
   }
 }
 
-export { Readable };

@@ -14,6 +14,7 @@ export class Emitter {
   private next = 0;
   private readonly constants: unknown[] = [];
   private readonly constIndex = new Map<unknown, number>();
+  private readonly perInstance: string[] = [];
 
   /** A fresh identifier: a fixed prefix chosen by the generator plus a counter. */
   id(prefix: 'v' | 't' | 'n' | 'a' | 'i' | 'm' | 'k' | 'f' | 'd' | 'e'): string {
@@ -35,6 +36,16 @@ export class Emitter {
       this.constIndex.set(value, i);
     }
     return `k${i}`;
+  }
+
+  /**
+   * Per-instance state (e.g. a per-query converter cache): `init` is generator-written code run
+   * each time the factory is called, i.e. once per decoder instance, never shared between them.
+   */
+  state(init: string): string {
+    const id = `s${this.perInstance.length}`;
+    this.perInstance.push(`  const ${id} = ${init};`);
+    return id;
   }
 
   /** A property key for an object literal: quoted, and computed for "__proto__". */
@@ -73,6 +84,6 @@ export class Emitter {
   finish(kind: string, hash: string): string {
     if (!/^[a-z-]+$/.test(kind) || !/^[0-9a-f]+$/.test(hash)) throw new Error('codegen: bad source name');
     const prologue = this.constants.map((_, i) => `  const k${i} = C[${i}];`);
-    return ['"use strict";', ...prologue, ...this.out, `//# sourceURL=chwire/${kind}/${hash}.js`].join('\n');
+    return ['"use strict";', ...prologue, ...this.perInstance, ...this.out, `//# sourceURL=chwire/${kind}/${hash}.js`].join('\n');
   }
 }

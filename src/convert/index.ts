@@ -7,5 +7,5 @@ export {
   daysToDate, daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, ticksToFlooredMillis,
   timeToString, time64ToString, time64ToSeconds,
 } from './datetime.js';
-export { FillCache, cachedConverter } from './cache.js';
+export { FillCache } from './cache.js';
 export { setOwn, setJsonPath } from './objects.js';

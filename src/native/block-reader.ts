@@ -21,7 +21,7 @@ import type { Cursor } from '../io/cursor.js';
 import { DecodeFault, MAX_LENGTH, fault } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
-import { need } from './column-readers.js';
+import { need, hasWidth } from './column-readers.js';
 
 export interface ColumnSlot<R> {
   readonly name: string;
@@ -90,12 +90,6 @@ export function readBinaryTypeText(c: Cursor): string {
     if (e instanceof ChwireDecodeError) throw fault(`bad binary type encoding: ${e.message}`, e.offset);
     throw e;
   }
-}
-
-/** Whether every row of `t` takes at least one byte (all types but an empty tuple). */
-function hasWidth(t: TypeNode): boolean {
-  if (t.kind === 'Tuple' || t.kind === 'Nested') return t.elements.some(hasWidth);
-  return true;
 }
 
 /**

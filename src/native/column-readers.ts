@@ -132,29 +132,65 @@ function bfloat16(bits: number): number {
   return f32[0]!;
 }
 
+/**
+ * A stream decoder's cursor also knows the body offset of u8[0], so that a reader can recognise
+ * the same bytes after the stream's buffer has moved (see `stringReader`).
+ */
+export interface NativeCursor extends Cursor { origin?: number }
+
+/** Progress of a variable-length column read, keyed by the body offset where it started. */
+interface Partial { start: number; n: number; i: number; at: number; out: unknown[]; done: boolean }
+
 function stringReader(bytes: boolean, fixed: number): ColumnReader {
+  // In a stream a long String column can span many chunks: remember how far the last attempt got
+  // (body offsets survive buffer moves), so each retry continues instead of starting over. A
+  // completed read is remembered too, for parents (Tuple, Map) that are retried as a whole.
+  let memo: Partial | undefined;
   return {
     prefix() {},
-    read(c, n) {
-      const out = new Array<unknown>(n);
+    read(c: NativeCursor, n) {
       const u8 = c.u8;
       if (fixed > 0) {
+        const out = new Array<unknown>(n);
         need(c, fixed * n);
         let p = c.pos;
         for (let i = 0; i < n; i++, p += fixed) out[i] = bytes ? copyBytes(u8, p, p + fixed) : utf8Decode(u8, p, p + fixed);
         c.pos = p;
         return out;
       }
-      for (let i = 0; i < n; i++) {
-        const at = c.pos;
-        const len = readVarUInt(c);
-        if (len > MAX_LENGTH) throw fault(`string length ${len} is beyond the engine's limit`, at);
-        // The rest of the column needs at least one byte per remaining value: a tighter hint for streams.
-        need(c, len + (n - i - 1));
-        const p = c.pos;
-        out[i] = bytes ? copyBytes(u8, p, p + len) : utf8Decode(u8, p, p + len);
-        c.pos = p + len;
+      const origin = c.origin ?? 0;
+      const start = origin + c.pos;
+      let i = 0;
+      let out: unknown[];
+      if (memo !== undefined && memo.start === start && memo.n === n) {
+        if (memo.done) {
+          c.pos = memo.at - origin;
+          return memo.out;
+        }
+        i = memo.i;
+        c.pos = memo.at - origin;
+        out = memo.out;
+      } else {
+        out = new Array<unknown>(n);
       }
+      let at = c.pos;
+      try {
+        for (; i < n; i++) {
+          at = c.pos;
+          const len = readVarUInt(c);
+          if (len > MAX_LENGTH) throw fault(`string length ${len} is beyond the engine's limit`, at);
+          // The rest of the column needs at least one byte per remaining value: a tighter hint for streams.
+          need(c, len + (n - i - 1));
+          const p = c.pos;
+          out[i] = bytes ? copyBytes(u8, p, p + len) : utf8Decode(u8, p, p + len);
+          c.pos = p + len;
+        }
+      } catch (e) {
+        // Resume at value i: c.pos may be past its length prefix, so re-read from the prefix.
+        if (e === NEED_MORE && c.origin !== undefined) memo = { start, n, i, at: origin + at, out, done: false };
+        throw e;
+      }
+      memo = c.origin === undefined ? undefined : { start, n, i: n, at: origin + c.pos, out, done: true };
       return out;
     },
   };
@@ -217,13 +253,21 @@ export function readOffsets(c: Cursor, n: number): Float64Array {
   return ends;
 }
 
-function arrayReader(element: ColumnReader): ColumnReader {
+/** Whether every value of `t` takes at least one byte (all types but an empty tuple). */
+export function hasWidth(t: TypeNode): boolean {
+  if (t.kind === 'Tuple' || t.kind === 'Nested') return t.elements.some(hasWidth);
+  return true;
+}
+
+function arrayReader(element: ColumnReader, elementHasWidth: boolean): ColumnReader {
   return {
     prefix(c) { element.prefix(c); },
     read(c, n) {
       if (n === 0) return [];
       const ends = readOffsets(c, n);
-      const total = n > 0 ? ends[n - 1]! : 0;
+      const total = ends[n - 1]!;
+      // A lower bound before anything of `total` elements is allocated (corrupt offsets, streams).
+      if (elementHasWidth) need(c, total);
       const flat = total === 0 ? [] : element.read(c, total);
       const out = new Array<unknown>(n);
       let start = 0;
@@ -263,13 +307,14 @@ function tupleReader(elements: readonly ColumnReader[], names: readonly string[]
   };
 }
 
-function mapReader(key: ColumnReader, value: ColumnReader, asMap: boolean): ColumnReader {
+function mapReader(key: ColumnReader, value: ColumnReader, asMap: boolean, keyHasWidth: boolean): ColumnReader {
   return {
     prefix(c) { key.prefix(c); value.prefix(c); },
     read(c, n) {
       if (n === 0) return [];
       const ends = readOffsets(c, n);
       const total = ends[n - 1]!;
+      if (keyHasWidth) need(c, total);
       const keys = total === 0 ? [] : key.read(c, total);
       const vals = total === 0 ? [] : value.read(c, total);
       const out = new Array<unknown>(n);
@@ -305,6 +350,7 @@ export function readLowCardinalityPart(c: Cursor, dict: ColumnReader, nullable: 
   // Bit 9: the dictionary follows ("additional keys"); bit 8 (a shared global dictionary) never occurs in Native.
   if (width > 3 || flagsHi !== 0 || (flagsLo & 0x200) === 0 || (flagsLo & 0x100) !== 0) throw fault(`LowCardinality flags 0x${flagsLo.toString(16)} are not supported`, at);
   const size = readCount(c, 'LowCardinality dictionary size');
+  need(c, size); // every dictionary entry takes at least one byte
   const dictionary = dict.read(c, size);
   const keysAt = c.pos;
   const nkeys = readCount(c, 'LowCardinality key count');
@@ -441,10 +487,10 @@ export function columnReader(t: TypeNode, ctx: ReaderContext, text: string): Col
       return lowCardinalityReader(columnReader(nullable ? (t.inner as { inner: TypeNode }).inner : t.inner, ctx, text), nullable);
     }
     case 'SimpleAggregateFunction': return columnReader(t.inner, ctx, text);
-    case 'Array': return arrayReader(columnReader(t.element, ctx, text));
+    case 'Array': return arrayReader(columnReader(t.element, ctx, text), hasWidth(t.element));
     case 'Tuple': return tupleReader(t.elements.map((e) => columnReader(e, ctx, text)), t.names);
-    case 'Nested': return arrayReader(tupleReader(t.elements.map((e) => columnReader(e, ctx, text)), t.names));
-    case 'Map': return mapReader(columnReader(t.key, ctx, text), columnReader(t.value, ctx, text), o.maps === 'Map');
+    case 'Nested': return arrayReader(tupleReader(t.elements.map((e) => columnReader(e, ctx, text)), t.names), hasWidth(t));
+    case 'Map': return mapReader(columnReader(t.key, ctx, text), columnReader(t.value, ctx, text), o.maps === 'Map', hasWidth(t.key));
     case 'Variant': return variantReader(t.members.map((m) => columnReader(m, ctx, text)));
     case 'Point': return columnReader(POINT, ctx, text);
     case 'Ring': case 'LineString': return columnReader(RING, ctx, text);

@@ -13,34 +13,17 @@
 import type { TypeNode } from '../types/ast.js';
 import { decimalByteWidth } from '../types/ast.js';
 import { ChwireTypeError } from '../errors.js';
-import { ByteSink } from './sink.js';
+import { printType } from '../types/print.js';
+import type { ByteSink } from './sink.js';
+import { failedAt, remap, isList, type ColumnWriter } from './writer-core.js';
+import { nullableWriter, arrayWriter, tupleWriter, mapWriter, lowCardinalityWriter, variantWriter } from './composite-writers.js';
+
 import {
   EncodeFail, fail, intRange, makeSmallInt, makeBigInt, toFloat, toBool, toBFloat16, makeDecimal, makeDays,
   toDateTime, makeDateTime64, toTime, makeTime64, writeUuid, toIpv4, writeIpv6,
 } from './encode-values.js';
 
-export interface ColumnWriter {
-  /** A valid input value, used as the (ignored) value under NULL and as a LowCardinality placeholder. */
-  readonly zero: unknown;
-  /** Whether `null`/`undefined` are valid values (Nullable, LowCardinality(Nullable)). */
-  readonly nullable: boolean;
-  prefix(sink: ByteSink): void;
-  data(values: readonly unknown[], sink: ByteSink): void;
-  /** Whether `v` has the right JS shape for this column (used to pick a Variant member). */
-  accepts(v: unknown): boolean;
-}
-
-/** Attach the failing position to an EncodeFail (other errors pass through unchanged). */
-export function failedAt(e: unknown, index: number): unknown {
-  if (e instanceof EncodeFail && e.index < 0) e.index = index;
-  return e;
-}
-
-/** Translate a nested failure's index through `toParent`. */
-function remap(e: unknown, toParent: (i: number) => number): unknown {
-  if (e instanceof EncodeFail && e.index >= 0) e.index = toParent(e.index);
-  return e;
-}
+export { failedAt, type ColumnWriter } from './writer-core.js';
 
 type TypedCtor = { new (n: number): ArrayBufferView & { [i: number]: number | bigint } };
 
@@ -201,260 +184,6 @@ function enumCoercer(t: Extract<TypeNode, { kind: 'Enum8' | 'Enum16' }>): (v: un
 }
 
 /** Non-null values with NULL replaced by the inner zero, and the null map. */
-function nullableWriter(inner: ColumnWriter): ColumnWriter {
-  return {
-    zero: null,
-    nullable: true,
-    prefix(sink) {
-      inner.prefix(sink);
-    },
-    data(values, sink) {
-      const n = values.length;
-      if (n === 0) return;
-      const map = new Uint8Array(n);
-      const vals = new Array<unknown>(n);
-      const zero = inner.zero;
-      for (let i = 0; i < n; i++) {
-        const v = values[i];
-        if (v === null || v === undefined) {
-          map[i] = 1;
-          vals[i] = zero;
-        } else vals[i] = v;
-      }
-      sink.view(map);
-      inner.data(vals, sink);
-    },
-    accepts: (v) => v === null || v === undefined || inner.accepts(v),
-  };
-}
-
-function isList(v: unknown): v is ArrayLike<unknown> {
-  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
-}
-
-/** Row index of flat element `i` given cumulative end offsets. */
-function rowOfElement(ends: Uint32Array, i: number): number {
-  let lo = 0;
-  let hi = ends.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ends[mid]! > i) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-/** UInt64 offsets from 32-bit ends (a block never holds 2^32 elements: checked). */
-function writeOffsets(ends: Uint32Array, sink: ByteSink): void {
-  const out = new Uint32Array(ends.length * 2);
-  for (let i = 0; i < ends.length; i++) out[2 * i] = ends[i]!;
-  sink.view(out);
-}
-
-function arrayWriter(element: ColumnWriter): ColumnWriter {
-  return {
-    zero: [],
-    nullable: false,
-    prefix(sink) {
-      element.prefix(sink);
-    },
-    data(values, sink) {
-      const n = values.length;
-      if (n === 0) return;
-      const ends = new Uint32Array(n);
-      const flat: unknown[] = [];
-      let i = 0;
-      try {
-        for (; i < n; i++) {
-          const v = values[i];
-          if (!isList(v)) fail('an array', v);
-          for (let k = 0; k < v.length; k++) flat.push(v[k]);
-          if (flat.length > 0xffffffff) fail('fewer than 2^32 elements in one block', v);
-          ends[i] = flat.length;
-        }
-      } catch (e) {
-        throw failedAt(e, i);
-      }
-      writeOffsets(ends, sink);
-      if (flat.length === 0) return;
-      try {
-        element.data(flat, sink);
-      } catch (e) {
-        throw remap(e, (k) => rowOfElement(ends, k));
-      }
-    },
-    accepts: isList,
-  };
-}
-
-function tupleWriter(elements: readonly ColumnWriter[], names: readonly string[] | undefined): ColumnWriter {
-  const m = elements.length;
-  const expected = names === undefined ? `an array of ${m} values` : `an array of ${m} values or an object with keys ${names.map((x) => JSON.stringify(x)).join(', ')}`;
-  const nameSet = names === undefined ? undefined : new Set(names);
-  const split = (v: unknown, cols: unknown[][], i: number): void => {
-    if (Array.isArray(v)) {
-      if (v.length !== m) fail(expected, v);
-      for (let k = 0; k < m; k++) cols[k]![i] = v[k];
-    } else if (names !== undefined && typeof v === 'object' && v !== null && !isList(v)) {
-      const o = v as Record<string, unknown>;
-      for (const key of Object.keys(o)) if (!nameSet!.has(key)) fail(`${expected} (unknown key ${JSON.stringify(key)})`, v);
-      for (let k = 0; k < m; k++) cols[k]![i] = Object.prototype.hasOwnProperty.call(o, names[k]!) ? o[names[k]!] : undefined;
-    } else fail(expected, v);
-  };
-  return {
-    zero: elements.map((e) => e.zero),
-    nullable: false,
-    prefix(sink) {
-      for (const e of elements) e.prefix(sink);
-    },
-    data(values, sink) {
-      const n = values.length;
-      if (n === 0) return;
-      const cols: unknown[][] = elements.map(() => new Array<unknown>(n));
-      let i = 0;
-      try {
-        for (; i < n; i++) split(values[i], cols, i);
-      } catch (e) {
-        throw failedAt(e, i);
-      }
-      for (let k = 0; k < m; k++) elements[k]!.data(cols[k]!, sink);
-    },
-    accepts: (v) => (Array.isArray(v) && v.length === m) || (names !== undefined && typeof v === 'object' && v !== null && !isList(v)),
-  };
-}
-
-function mapWriter(key: ColumnWriter, value: ColumnWriter): ColumnWriter {
-  const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !isList(v) && !(v instanceof Map) && !(v instanceof Date);
-  return {
-    zero: {},
-    nullable: false,
-    prefix(sink) {
-      key.prefix(sink);
-      value.prefix(sink);
-    },
-    data(values, sink) {
-      const n = values.length;
-      if (n === 0) return;
-      const ends = new Uint32Array(n);
-      const keys: unknown[] = [];
-      const vals: unknown[] = [];
-      let i = 0;
-      try {
-        for (; i < n; i++) {
-          const v = values[i];
-          if (v instanceof Map) {
-            for (const [k, x] of v) { keys.push(k); vals.push(x); }
-          } else if (isPlain(v)) {
-            for (const k of Object.keys(v)) { keys.push(k); vals.push(v[k]); }
-          } else fail('a Map or a plain object', v);
-          ends[i] = keys.length;
-        }
-      } catch (e) {
-        throw failedAt(e, i);
-      }
-      writeOffsets(ends, sink);
-      if (keys.length === 0) return;
-      try {
-        key.data(keys, sink);
-        value.data(vals, sink);
-      } catch (e) {
-        throw remap(e, (k) => rowOfElement(ends, k));
-      }
-    },
-    accepts: (v) => v instanceof Map || isPlain(v),
-  };
-}
-
-/** LowCardinality(T) / LowCardinality(Nullable(T)): a per-block dictionary and one index per row (§4.7). */
-function lowCardinalityWriter(dict: ColumnWriter, nullable: boolean): ColumnWriter {
-  return {
-    zero: nullable ? null : dict.zero,
-    nullable,
-    prefix(sink) {
-      sink.u64(1); // keys version: shared dictionaries with additional keys
-      dict.prefix(sink);
-    },
-    data(values, sink) {
-      const n = values.length;
-      if (n === 0) return;
-      // Index 0 of a nullable dictionary is the NULL slot (its value is a placeholder).
-      const entries: unknown[] = nullable ? [dict.zero] : [];
-      const firstRow: number[] = nullable ? [-1] : [];
-      const seen = new Map<unknown, number>();
-      const keys = new Uint32Array(n);
-      for (let i = 0; i < n; i++) {
-        const v = values[i];
-        if (nullable && (v === null || v === undefined)) continue; // key 0
-        // Primitives dedupe by value; byte arrays or objects get their own entry (still correct).
-        let k = seen.get(v);
-        if (k === undefined) {
-          k = entries.length;
-          entries.push(v);
-          firstRow.push(i);
-          if (typeof v !== 'object') seen.set(v, k);
-        }
-        keys[i] = k;
-      }
-      const size = entries.length;
-      const width = size <= 0x100 ? 0 : size <= 0x10000 ? 1 : 2;
-      sink.u64(0x0600 | width); // has additional keys | need update dictionary | index width
-      sink.u64(size);
-      try {
-        dict.data(entries, sink);
-      } catch (e) {
-        throw remap(e, (k) => firstRow[k]!);
-      }
-      sink.u64(n);
-      sink.view(width === 0 ? Uint8Array.from(keys) : width === 1 ? Uint16Array.from(keys) : keys);
-    },
-    accepts: (v) => (nullable && (v === null || v === undefined)) || dict.accepts(v),
-  };
-}
-
-/** Variant: each value goes to the first member (in the type's order) that accepts its JS form. */
-function variantWriter(members: readonly ColumnWriter[]): ColumnWriter {
-  const m = members.length;
-  return {
-    zero: null,
-    nullable: true,
-    prefix(sink) {
-      sink.u64(0); // basic discriminator mode (compact mode is for MergeTree parts only)
-      for (const w of members) w.prefix(sink);
-    },
-    data(values, sink) {
-      const n = values.length;
-      if (n === 0) return;
-      const disc = new Uint8Array(n);
-      const parts: unknown[][] = members.map(() => []);
-      const rows: number[][] = members.map(() => []);
-      let i = 0;
-      try {
-        for (; i < n; i++) {
-          const v = values[i];
-          if (v === null || v === undefined) { disc[i] = 0xff; continue; }
-          let k = 0;
-          while (k < m && !members[k]!.accepts(v)) k++;
-          if (k === m) fail('a value of one of the Variant member types', v);
-          disc[i] = k;
-          parts[k]!.push(v);
-          rows[k]!.push(i);
-        }
-      } catch (e) {
-        throw failedAt(e, i);
-      }
-      sink.view(disc);
-      for (let k = 0; k < m; k++) {
-        try {
-          members[k]!.data(parts[k]!, sink);
-        } catch (e) {
-          throw remap(e, (j) => rows[k]![j]!);
-        }
-      }
-    },
-    accepts: () => true,
-  };
-}
-
 /** JSON, sent in its string serialization (prefix version 1, §4.10): the engine parses each text. */
 const jsonWriter: ColumnWriter = {
   zero: '{}',
@@ -489,6 +218,80 @@ function jsonText(v: unknown): string {
 }
 const BIG_MARK = '\u0000big\u0000';
 const BIG_RE = /"\\u0000big\\u0000(-?\d+)\\u0000big\\u0000"/g;
+
+/**
+ * Dynamic, in the flattened serialization (version 3, accepted on INSERT, native.md §4.9) with a
+ * fixed type list, so that its prefix does not depend on the data (a nested Dynamic's prefix is
+ * written before its parent's data). Each value's type is inferred from its JS form.
+ */
+const DYNAMIC_TYPES: readonly { name: string; writer: () => ColumnWriter }[] = [
+  { name: 'Bool', writer: () => typedWriter(Uint8Array, toBool, false) },
+  { name: 'Int64', writer: () => typedWriter(BigInt64Array, makeBigInt(intRange(64, true)), 0) },
+  { name: 'UInt64', writer: () => typedWriter(BigUint64Array, makeBigInt(intRange(64, false)), 0) },
+  { name: 'Float64', writer: () => typedWriter(Float64Array, toFloat, 0) },
+  { name: 'String', writer: () => stringWriter },
+  { name: "DateTime64(3, 'UTC')", writer: () => typedWriter(BigInt64Array, makeDateTime64(3), 0n) },
+];
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** Index in DYNAMIC_TYPES of a JS value's type, -1 for NULL. */
+function dynamicTypeOf(v: unknown): number {
+  if (v === null || v === undefined) return -1;
+  switch (typeof v) {
+    case 'boolean': return 0;
+    case 'number': return Number.isSafeInteger(v) ? 1 : 3;
+    case 'bigint': return v >= -INT64_MAX - 1n && v <= INT64_MAX ? 1 : v >= 0n && v <= UINT64_MAX ? 2 : fail('a Dynamic value: bigints must fit Int64 or UInt64', v);
+    case 'string': return 4;
+    default:
+      if (v instanceof Uint8Array) return 4;
+      if (v instanceof Date) return 5;
+      return fail('a Dynamic value: boolean, number, bigint, string, Uint8Array, Date or null', v);
+  }
+}
+
+function dynamicWriter(): ColumnWriter {
+  const members = DYNAMIC_TYPES.map((t) => t.writer());
+  const names = DYNAMIC_TYPES.map((t) => t.name);
+  return {
+    zero: null,
+    nullable: true,
+    prefix(sink) {
+      sink.u64(3);
+      sink.varUInt(names.length);
+      for (const n of names) sink.string(n);
+      for (const m of members) m.prefix(sink);
+    },
+    data(values, sink) {
+      const n = values.length;
+      if (n === 0) return;
+      const idx = new Uint8Array(n);
+      const parts: unknown[][] = members.map(() => []);
+      const rows: number[][] = members.map(() => []);
+      let i = 0;
+      try {
+        for (; i < n; i++) {
+          const k = dynamicTypeOf(values[i]);
+          if (k < 0) { idx[i] = members.length; continue; }
+          idx[i] = k;
+          parts[k]!.push(values[i]);
+          rows[k]!.push(i);
+        }
+      } catch (e) {
+        throw failedAt(e, i);
+      }
+      sink.view(idx);
+      for (let k = 0; k < members.length; k++) {
+        try {
+          members[k]!.data(parts[k]!, sink);
+        } catch (e) {
+          throw remap(e, (j) => rows[k]![j]!);
+        }
+      }
+    },
+    accepts: (v) => { try { dynamicTypeOf(v); return true; } catch { return false; } },
+  };
+}
 
 /** Nothing (only inside Nullable(Nothing)): one '0' byte per row (§4.11). */
 const nothingWriter: ColumnWriter = {
@@ -553,7 +356,11 @@ export function columnWriter(t: TypeNode, text: string): ColumnWriter {
     case 'Tuple': return tupleWriter(t.elements.map((e) => columnWriter(e, text)), t.names);
     case 'Nested': return arrayWriter(tupleWriter(t.elements.map((e) => columnWriter(e, text)), t.names));
     case 'Map': return mapWriter(columnWriter(t.key, text), columnWriter(t.value, text));
-    case 'Variant': return variantWriter(t.members.map((m) => columnWriter(m, text)));
+    case 'Variant': {
+      // Discriminators number the members sorted by type name, whatever order the type text lists them in.
+      const members = t.members.map((m) => ({ name: printType(m), m })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return variantWriter(members.map((x) => columnWriter(x.m, text)));
+    }
     case 'JSON': return jsonWriter;
     case 'Nothing': return nothingWriter;
     case 'SimpleAggregateFunction': return columnWriter(t.inner, text);
@@ -561,7 +368,8 @@ export function columnWriter(t: TypeNode, text: string): ColumnWriter {
     case 'Ring': case 'LineString': return columnWriter(RING, text);
     case 'MultiLineString': case 'Polygon': return columnWriter(POLYGON, text);
     case 'MultiPolygon': return columnWriter({ kind: 'Array', element: POLYGON }, text);
-    case 'Dynamic': case 'Geometry': case 'AggregateFunction': case 'QBit':
+    case 'Dynamic': return dynamicWriter();
+    case 'Geometry': case 'AggregateFunction': case 'QBit':
       throw new ChwireTypeError(`the Native encoder cannot write ${t.kind} columns (insert them through a String column or JSONEachRow)`, text, -1);
   }
 }

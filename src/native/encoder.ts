@@ -218,7 +218,7 @@ function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'):
   const writers: ColumnWriter[] = types.map((t, k) => columnWriter(t, columns[k]!.type));
   const head = columns.map((c) => concat(stringBytes(c.name), stringBytes(c.type)));
   const { source, S } = generate(columns, types, shape);
-  const helpers = makeHelpers(names, writers);
+  const helpers = makeHelpers(names);
   const factory = new Function('K', 'W', 'S', 'H', 'HEAD', source) as (...a: unknown[]) => NativeEncoder['encodeBlock'];
   const encodeBlock = factory(names, writers, S, helpers, head);
   return Object.freeze({ columns: Object.freeze(columns), shape, source, encodeBlock });
@@ -231,7 +231,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-function makeHelpers(names: readonly string[], writers: readonly ColumnWriter[]) {
+function makeHelpers(names: readonly string[]) {
   const known = new Set(names);
   const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
   const toError = (e: unknown, col: number, row: number): unknown => {

@@ -18,7 +18,7 @@ import { createCursor, resetCursor, type Cursor } from '../io/cursor.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { ByteQueue } from '../io/chunks.js';
 import { plainBytes } from '../io/bytes.js';
-import { columnReader, type ColumnReader, type ReaderContext, type Values } from './column-readers.js';
+import { columnReader, type ColumnReader, type ReaderContext, type Values, type NativeCursor } from './column-readers.js';
 import { readBlock, newProgress, SlotCache, type BlockProgress } from './block-reader.js';
 import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOptions } from './options.js';
 import { specialReader } from './column-dynamic.js';
@@ -112,7 +112,7 @@ function sameNames(a: readonly ColumnInfo[], b: readonly { name: string }[]): bo
 class NativeRowDecoder implements RowStreamDecoder {
   private readonly queue = new ByteQueue();
   private readonly rows: BlockRows;
-  private readonly cursor: Cursor = createCursor(new Uint8Array(0));
+  private readonly cursor: NativeCursor = Object.assign(createCursor(new Uint8Array(0)), { origin: 0 });
   /** Body offset of queue.start. */
   private consumed = 0;
   /** Do not retry before the queue holds this many bytes (an exact lower bound from the readers). */
@@ -136,6 +136,7 @@ class NativeRowDecoder implements RowStreamDecoder {
     const c = this.cursor;
     while (q.length > 0) {
       resetCursor(c, q.buf, q.start, q.end);
+      c.origin = this.consumed - q.start;
       if (!this.rows.block(c, q.start, this.consumed - q.start, out)) {
         this.waitFor = Math.max(c.need - q.start, q.length + 1);
         break;

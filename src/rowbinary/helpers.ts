@@ -20,6 +20,7 @@ import {
   daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
 } from '../convert/datetime.js';
 import { setOwn, setJsonPath } from '../convert/objects.js';
+import { FillCache } from '../convert/cache.js';
 
 const scratch = new DataView(new ArrayBuffer(4));
 
@@ -85,6 +86,6 @@ export const H = {
   readUIntBig, readIntBig, int64Exactish, decimalText, decimalNumber,
   uuidToString, uuidToBytes, ipv4ToString, ipv6ToString,
   daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
-  setOwn, setJsonPath,
+  setOwn, setJsonPath, FillCache,
 };
 export type Helpers = typeof H;

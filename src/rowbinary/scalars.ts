@@ -153,11 +153,11 @@ export function scalarExpr(e: Emitter, t: TypeNode, o: ResolvedValueOptions, P: 
       return o.strings === 'string' ? `H.utf8Decode(u8, ${P}, ${P} + ${e.int(t.length)})` : `H.copyBytes(u8, ${P}, ${P} + ${e.int(t.length)})`;
     case 'Date': case 'Date32': {
       const days = t.kind === 'Date' ? `dv.getUint16(${P}, true)` : `dv.getInt32(${P}, true)`;
-      return o.date === 'Date' ? `new Date(${days} * 86400000)` : `H.daysToString(${days})`;
+      return o.date === 'Date' ? `new Date(${days} * 86400000)` : `${e.state('new H.FillCache(4096)')}.get(${days}, H.daysToString)`;
     }
     case 'DateTime': {
       const s = `dv.getUint32(${P}, true)`;
-      return o.datetime === 'Date' ? `new Date(${s} * 1000)` : o.datetime === 'string' ? `H.secondsToIso(${s})` : `${s} * 1000`;
+      return o.datetime === 'Date' ? `new Date(${s} * 1000)` : o.datetime === 'string' ? `${e.state('new H.FillCache(4096)')}.get(${s}, H.secondsToIso)` : `${s} * 1000`;
     }
     case 'DateTime64': {
       const fn = o.datetime === 'Date' ? 'ticksToDate' : o.datetime === 'string' ? 'ticksToIso' : 'ticksToMillis';

@@ -130,7 +130,7 @@ export class HttpTransport implements Transport {
 
   async ping(signal?: AbortSignal): Promise<void> {
     const host = this.hosts[this.current]!;
-    const res = await this.send(host, 'GET', '/ping', {}, undefined, { signal, idempotent: true });
+    const res = await this.send(host, 'GET', '/ping', undefined, { signal, idempotent: true });
     const text = await readAll(res.res);
     if (res.res.statusCode !== 200) throw serverErrorFromText(text, res.res.statusCode, undefined);
   }
@@ -171,7 +171,7 @@ export class HttpTransport implements Transport {
       body = Buffer.from(req.sql, 'utf8');
     }
     const path = `${host.url.pathname.replace(/\/$/, '')}/?${new URLSearchParams(query).toString()}`;
-    const sent = await this.send(host, 'POST', path, query, body, req);
+    const sent = await this.send(host, 'POST', path, body, req);
     const { res } = sent;
     const queryId = header(res, 'x-clickhouse-query-id') ?? req.queryId;
     if (res.statusCode !== 200) {
@@ -192,7 +192,7 @@ export class HttpTransport implements Transport {
    * fails before any response byte is sent once more on a fresh socket (the server closed the
    * idle socket as we picked it); nothing else is retried here.
    */
-  private async send(host: Host, method: string, path: string, _query: Record<string, string>, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     try {
       return await this.sendOnce(host, method, path, body, req);
     } catch (e) {

@@ -18,7 +18,8 @@
 //   JSON                        { path: type name | { type, inner } } (JSONAllPathsWithTypes)
 //   Array, Nested, QBit, geo    an array, one entry per element
 //   Tuple                       an array, one entry per element (named or not)
-//   Map                         an object keyed like the JSON object, one entry per value
+//   Map                         an object keyed like the JSON object, one entry per value (or
+//                               [hex(key), value aux] for String/FixedString keys with hex)
 //   Nullable, LowCardinality    the inner type's aux (null for NULL)
 import { isDeepStrictEqual } from 'node:util';
 import type { Time64Type, TypeNode } from '../../src/types/ast.js';
@@ -139,22 +140,33 @@ function keyTextToJson(key: TypeNode, text: string): unknown {
   return text;
 }
 
+/**
+ * Key options under maps:'object' (decided with H2, notes/oracle-findings.md F1): keys are decoded
+ * as text whatever the column's value options, so that String(key) is a stable property name
+ * ("2024-01-02", the UUID text, exact 64-bit digits) rather than String(Date) or "97,98".
+ */
+const OBJECT_KEY_OPTIONS = {
+  strings: 'string', uuid: 'string', date: 'string', datetime: 'string', time: 'string',
+  int64: 'string', int128: 'string', decimal: 'string',
+} as const;
+
 function mapValue(t: TypeNode & { kind: 'Map' }, json: unknown, aux: unknown, o: ResolvedValueOptions): unknown {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail(t, json, 'expected an object (map)');
   const auxs = (typeof aux === 'object' && aux !== null ? aux : {}) as Record<string, unknown>;
-  const entries = Object.entries(json as Record<string, unknown>).map(([kt, v]) =>
-    [expectedValue(t.key, keyTextToJson(t.key, kt), o), expectedValue(t.value, v, o, auxs[kt])] as const);
-  // strings:'bytes' (or uuid:'bytes') on a map KEY: a Uint8Array key is useless for lookup and not
-  // String()-able; options.ts does not say whether those options reach keys. Not pinned down.
-  if (entries.some(([k]) => k instanceof Uint8Array)) throw new AmbiguousContract(`Map key ${t.key.kind} under a bytes option`);
+  // maps:'Map' keeps keys as JS values under the column's options (Uint8Array keys under
+  // strings:'bytes', as H2 documents); maps:'object' uses the text key options above.
+  const keyOptions: ResolvedValueOptions = o.maps === 'Map' ? o : { ...o, ...OBJECT_KEY_OPTIONS };
+  // With string-like keys the aux of an entry may be [hex(key), value aux] (oracle-aux.ts).
+  const stringKey = /^(String|FixedString)$/.test(t.key.kind === 'LowCardinality' ? t.key.inner.kind : t.key.kind);
+  const entries = Object.entries(json as Record<string, unknown>).map(([kt, v]) => {
+    const a = auxs[kt];
+    const [keyAux, valueAux] = stringKey && Array.isArray(a) && a.length === 2 && (typeof a[0] === 'string') ? a : [undefined, a];
+    return [expectedValue(t.key, keyTextToJson(t.key, kt), keyOptions, keyAux), expectedValue(t.value, v, o, valueAux)] as const;
+  });
   if (o.maps === 'Map') return new Map(entries);
   const out: Record<string, unknown> = {};
   for (const [k, v] of entries) {
-    // options.ts says "keyed by String(key)"; for keys whose JS value has no canonical text that is
-    // not a contract anyone can rely on (String(Date) is locale text, String(Uint8Array) is "97,98").
-    if (k instanceof Date || k instanceof Uint8Array || (typeof k === 'object' && k !== null)) {
-      throw new AmbiguousContract(`maps:'object' with ${t.key.kind} keys decoding to ${Object.prototype.toString.call(k)}`);
-    }
+    if (typeof k === 'object' && k !== null) throw new AmbiguousContract(`maps:'object' with ${t.key.kind} keys decoding to ${Object.prototype.toString.call(k)}`);
     setOwn(out, String(k), v);
   }
   return out;

@@ -58,6 +58,9 @@ export function auxExpr(t: TypeNode, e: string, want: AuxWants): string | undefi
       const k = `k${lambdaCounter++}`;
       const v = `v${lambdaCounter++}`;
       const inner = auxExpr(t.value, v, want);
+      // String-like keys with hex wanted: each entry's aux is [hex(key), value aux].
+      const keyHex = auxExpr(t.key, k, want);
+      if (keyHex !== undefined && /^hex\(/.test(keyHex)) return `mapApply((${k}, ${v}) -> (${k}, tuple(${keyHex}, ${inner ?? 'NULL'})), ${e})`;
       return inner === undefined ? undefined : `mapApply((${k}, ${v}) -> (${k}, ${inner}), ${e})`;
     }
     default: return undefined;

@@ -16,7 +16,11 @@ const INTS = ['UInt8', 'UInt16', 'UInt32', 'UInt64', 'UInt128', 'UInt256', 'Int8
 
 const HOSTILE = ['it\'s', 'back\\slash', 'new\nline', 'tab\there', '${x}', '*/', '__proto__', 'constructor', '\u2028', 'a = 1', ',)', 'hé 😀', '"dq"'];
 
-export interface EngineCase { name: string; sql: string; setup?: string[]; settings?: Record<string, string | number> }
+export interface EngineCase {
+  name: string; sql: string; setup?: string[]; settings?: Record<string, string | number>;
+  /** Big body: checked under two option sets only, to keep the suite fast. */
+  heavy?: boolean;
+}
 
 export const ENGINE_CASES: EngineCase[] = [
   { name: 'integers at min, max, 0, -1', sql: rowsOf(4, INTS.map((k) => {
@@ -113,6 +117,14 @@ export const ENGINE_CASES: EngineCase[] = [
     `${pick(["map('__proto__', 1, 'constructor', 2)", "map('', 3)", "map()"])}::Map(String, UInt8) AS mproto`,
     `${pick(["map(toUUID('00112233-4455-6677-8899-aabbccddeeff'), 1)", 'map()', "map(toUUID('00000000-0000-0000-0000-000000000001'), 2)"])}::Map(UUID, UInt8) AS muuid`,
   ].join(', ')) },
+  { name: 'map keys of many types (object keys are their text, F1)', sql: rowsOf(2, [
+    "map(toDate('2024-01-02') + n, 1) AS mdate", "map(toDate32('1900-01-01') + n, 1) AS mdate32",
+    "map(toDateTime('2024-01-02 03:04:05', 'Asia/Kolkata') + n, 1) AS mdt",
+    "map(toUUID('00112233-4455-6677-8899-aabbccddeeff'), n) AS muuid", "map(toInt128(-170141183460469231731687303715884105728) + n, 1) AS mi128",
+    "map(toUInt64(18446744073709551615) - n, 1) AS mu64", "map(toInt8(-1) - n, 1) AS mi8", "map(toFixedString('ab', 3), n) AS mfs",
+    "map(CAST('b' AS Enum8('a' = 1, 'b' = 2)), n) AS menum", "map(toIPv4('1.2.3.4'), n) AS mip4", "map(toIPv6('::1'), n) AS mip6",
+    "map(unhex('FF00'), n) AS mbadutf8", "map(toLowCardinality('lc'), n) AS mlc", "map(true, n) AS mbool",
+  ].join(', ')) },
   { name: 'Variant with NULL', sql: rowsOf(7, [
     `CAST(${pick(["CAST(toUInt64(42), 'Variant(String, UInt64, Array(UInt8), Float64)')", "CAST('42', 'Variant(String, UInt64, Array(UInt8), Float64)')", 'NULL', "CAST([1, 2]::Array(UInt8), 'Variant(String, UInt64, Array(UInt8), Float64)')", "CAST(1.5, 'Variant(String, UInt64, Array(UInt8), Float64)')", "CAST('', 'Variant(String, UInt64, Array(UInt8), Float64)')", "CAST(18446744073709551615, 'Variant(String, UInt64, Array(UInt8), Float64)')"])}, 'Variant(String, UInt64, Array(UInt8), Float64)') AS v`,
   ].join(', ')) },
@@ -160,15 +172,15 @@ export const ENGINE_CASES: EngineCase[] = [
     'NULL AS null_nothing', '[] AS empty_array', '[NULL] AS array_of_null', 'map() AS empty_map',
     `CAST(${pick(['[1.0, 2.0, -3.5]', '[0.1, 0, 0]'])} AS QBit(Float32, 3)) AS q`, 'n = 1 AS b',
   ].join(', ')) },
-  { name: 'large values: long arrays and strings, many nested elements', sql: rowsOf(2, [
-    'arrayMap(x -> toUInt32(x * 7 + n), range(100000)) AS a100k',
+  { name: 'large values: long arrays and strings, many nested elements', heavy: true, sql: rowsOf(2, [
+    'arrayMap(x -> toUInt32(x * 7 + n), range(30000)) AS a30k',
     "repeat('é', 40000 + n) AS s80k",
-    "arrayMap(x -> (toString(x), x % 3 = 0 ? NULL : toInt64(-x)), range(5000)) AS tuples",
-    "mapFromArrays(arrayMap(x -> toString(x), range(3000)), arrayMap(x -> [x, x + 1], range(3000))) AS m3k",
+    "arrayMap(x -> (toString(x), x % 3 = 0 ? NULL : toInt64(-x)), range(2000)) AS tuples",
+    "mapFromArrays(arrayMap(x -> toString(x), range(1000)), arrayMap(x -> [x, x + 1], range(1000))) AS m1k",
   ].join(', ')) },
-  { name: 'many rows of a mixed schema', sql: `SELECT number AS n, toString(number) AS s, toInt32(number) - 10000 AS i32, number / 7 AS f64,
+  { name: 'many rows of a mixed schema', heavy: true, sql: `SELECT number AS n, toString(number) AS s, toInt32(number) - 10000 AS i32, number / 7 AS f64,
     toDateTime(1700000000 + number * 3601, 'America/New_York') AS dt, if(number % 5 = 0, NULL, toDecimal64(number, 4) / 3) AS nd,
-    toLowCardinality(concat('k', toString(number % 17))) AS lc, [number, number * 2] AS arr FROM numbers(20000) ORDER BY n` },
+    toLowCardinality(concat('k', toString(number % 17))) AS lc, [number, number * 2] AS arr FROM numbers(5000) ORDER BY n` },
   { name: 'hostile column names', sql: "SELECT 1 AS `__proto__`, 2 AS `constructor`, 3 AS `prototype`, 4 AS `a\"b`, 5 AS `1`, 6 AS `with space`, 7 AS `*/`, 8 AS `${x}`, 9 AS `\\xE2\\x80\\xA8`, 10 AS `toString`" },
 ];
 

@@ -1,0 +1,281 @@
+// Package integrity, checked on the compiled output (dist/) that `npm pack` would ship:
+// - `chwire/codec` and everything it loads use no Node module and no Node global (it must run in a
+//   worker or a browser bundle), in the JS and in the .d.ts graph;
+// - the `exports` map resolves `chwire` and `chwire/codec` (through package self-reference, as a
+//   user's `import` would) to modules exposing the documented names, and nothing else is reachable;
+// - the embedded engine `chdb` stays an optional peer (never installed by default, never loaded
+//   statically, never needed by the type declarations);
+// - the tarball holds the built library and the package's documents only.
+// Imports are found by parsing each file with the TypeScript parser (not by regex), so comments and
+// strings that mention `node:` cannot fool the walk, and every specifier form is seen.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+/** The package root: dist/test/package.test.js → ../.. */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  main?: string;
+  types?: string;
+  exports: Record<string, { types: string; import: string }>;
+  files?: string[];
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+};
+
+interface ModuleRef {
+  specifier: string;
+  /** `import('x')` (loaded on first use) as opposed to a static import/export. */
+  dynamic: boolean;
+  line: number;
+}
+
+interface GraphFile {
+  refs: ModuleRef[];
+  /** Free uses of Node-only globals, as `name@line`. */
+  nodeGlobals: string[];
+  /** `/// <reference types="..." />` directives (a .d.ts pulling in @types/node, say). */
+  typeReferences: string[];
+}
+
+const NODE_GLOBALS = new Set(['Buffer', 'process', 'require', '__dirname', '__filename', 'global', 'setImmediate', 'clearImmediate']);
+
+/** Every module specifier of a JS or .d.ts file, and its free uses of Node globals. */
+function scan(file: string): GraphFile {
+  const text = readFileSync(file, 'utf8');
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith('.d.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const refs: ModuleRef[] = [];
+  const nodeGlobals: string[] = [];
+  const lineOf = (n: ts.Node): number => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
+  const visit = (n: ts.Node): void => {
+    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier !== undefined && ts.isStringLiteral(n.moduleSpecifier)) {
+      refs.push({ specifier: n.moduleSpecifier.text, dynamic: false, line: lineOf(n) });
+    } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const arg = n.arguments[0];
+      // A computed specifier cannot be checked statically: treat it as a violation.
+      refs.push({ specifier: arg !== undefined && ts.isStringLiteralLike(arg) ? arg.text : '<computed>', dynamic: true, line: lineOf(n) });
+    } else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) {
+      refs.push({ specifier: n.argument.literal.text, dynamic: false, line: lineOf(n) });
+    } else if (ts.isIdentifier(n) && NODE_GLOBALS.has(n.text) && isFreeUse(n)) {
+      nodeGlobals.push(`${n.text}@${lineOf(n)}`);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return { refs, nodeGlobals, typeReferences: sf.typeReferenceDirectives.map((r) => r.fileName) };
+}
+
+/** An identifier that names a global (not `x.Buffer`, not `{ process: 1 }`, not a declaration). */
+function isFreeUse(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if (ts.isPropertyAccessExpression(p) && p.name === id) return false;
+  if (ts.isQualifiedName(p) && p.right === id) return false;
+  if ((ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p)) && p.name === id) return false;
+  if ((ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isFunctionDeclaration(p) || ts.isBindingElement(p) || ts.isClassDeclaration(p)) && p.name === id) return false;
+  return true;
+}
+
+/** The files reachable from `entry` through relative specifiers, each with its scan. */
+function walk(entry: string): Map<string, GraphFile> {
+  const seen = new Map<string, GraphFile>();
+  const todo = [entry];
+  const isDts = entry.endsWith('.d.ts');
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    assert.ok(existsSync(file), `${rel(file)} is imported but does not exist (stale or partial build?)`);
+    const scanned = scan(file);
+    seen.set(file, scanned);
+    for (const r of scanned.refs) {
+      if (!r.specifier.startsWith('./') && !r.specifier.startsWith('../')) continue;
+      const target = resolve(dirname(file), r.specifier);
+      todo.push(isDts ? target.replace(/\.js$/, '.d.ts') : target);
+    }
+  }
+  return seen;
+}
+
+const rel = (f: string): string => relative(ROOT, f);
+const dist = (p: string): string => resolve(ROOT, p);
+
+/** Specifiers in `graph` that are not relative paths, as `file:line → specifier`. */
+function nonRelative(graph: Map<string, GraphFile>, keep: (r: ModuleRef) => boolean = () => true): string[] {
+  const out: string[] = [];
+  for (const [file, g] of graph) {
+    for (const r of g.refs) {
+      if (!r.specifier.startsWith('./') && !r.specifier.startsWith('../') && keep(r)) out.push(`${rel(file)}:${r.line} → ${r.specifier}${r.dynamic ? ' (dynamic)' : ''}`);
+    }
+  }
+  return out.sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) chwire/codec is I/O-free
+
+test('chwire/codec: no module outside the package anywhere in its JS import graph', () => {
+  const graph = walk(dist(pkg.exports['./codec']!.import));
+  // The walk must really have followed the codec's imports: the RowBinary decoder, the Native
+  // codec, the type parser and the errors are all behind this entry.
+  for (const f of ['dist/src/rowbinary/decode.js', 'dist/src/native/index.js', 'dist/src/types/parse.js', 'dist/src/errors.js', 'dist/src/codegen/compile.js']) {
+    assert.ok(graph.has(dist(f)), `the walk from ${pkg.exports['./codec']!.import} did not reach ${f}`);
+  }
+  assert.deepEqual(nonRelative(graph), [], 'chwire/codec must import nothing from node: or any package');
+});
+
+test('chwire/codec: no free use of a Node global (Buffer, process, require, ...)', () => {
+  // Feature detection through `globalThis.Buffer` is allowed (a property access, not a free name).
+  const uses: string[] = [];
+  for (const [file, g] of walk(dist(pkg.exports['./codec']!.import))) {
+    for (const u of g.nodeGlobals) uses.push(`${rel(file)}: ${u}`);
+  }
+  assert.deepEqual(uses.sort(), []);
+});
+
+test('chwire/codec: its type declarations need neither node: modules nor @types/node', () => {
+  const graph = walk(dist(pkg.exports['./codec']!.types));
+  assert.ok(graph.has(dist('dist/src/types/ast.d.ts')), 'the .d.ts walk did not reach types/ast.d.ts');
+  assert.deepEqual(nonRelative(graph), []);
+  const refs = [...graph].flatMap(([file, g]) => g.typeReferences.map((t) => `${rel(file)} → /// <reference types="${t}" />`));
+  assert.deepEqual(refs, []);
+});
+
+test('the checker can fail: the `chwire` entry (HTTP, crypto) is seen importing node: modules', () => {
+  // A control for the tests above: the same walk over the I/O entry must find node: imports.
+  const found = nonRelative(walk(dist(pkg.exports['.']!.import)));
+  assert.ok(found.some((s) => s.endsWith('→ node:crypto')), `expected node:crypto among ${found.join(', ')}`);
+  assert.ok(found.some((s) => s.endsWith('→ node:http')), `expected node:http among ${found.join(', ')}`);
+});
+
+test('the checker can fail: free uses of Buffer are seen in the HTTP transport', () => {
+  const http = scan(dist('dist/src/transport/http.js'));
+  assert.ok(http.nodeGlobals.some((u) => u.startsWith('Buffer@')), `no Buffer use found in transport/http.js: ${http.nodeGlobals.join(', ')}`);
+});
+
+// ---------------------------------------------------------------------------------------------
+// (b) the exports map
+
+const ERROR_CLASSES = [
+  'ChwireError', 'ChwireTypeError', 'ChwireDecodeError', 'ChwireEncodeError', 'ChwireServerError',
+  'ChwireConnectionError', 'ChwireTimeoutError', 'ChwireAbortError', 'ChwireConfigError',
+] as const;
+
+/** Runtime names each entry must export, and what kind of value each is. */
+const EXPECTED: Record<'chwire' | 'chwire/codec', Record<string, 'function' | 'class' | 'object'>> = {
+  chwire: {
+    createClient: 'function', tuple: 'function', QueryTuple: 'class', isChwireError: 'function', ERROR_CODES: 'object',
+    ...Object.fromEntries(ERROR_CLASSES.map((c) => [c, 'class'])),
+  },
+  'chwire/codec': {
+    decodeRowBinary: 'function', decodeRowBinaryReference: 'function', createRowBinaryDecoder: 'function',
+    compileRowDecoder: 'function', compiledCacheSize: 'function', clearCompiledCache: 'function',
+    parseType: 'function', printType: 'function', readBinaryType: 'function', encodeBinaryType: 'function', typeEquals: 'function',
+    compileNativeEncoder: 'function', nativeBlocks: 'function', createNativeDecoder: 'function', decodeNative: 'function', decodeNativeColumns: 'function',
+    isChwireError: 'function', ERROR_CODES: 'object',
+    ...Object.fromEntries(ERROR_CLASSES.map((c) => [c, 'class'])),
+  },
+};
+
+function kindOf(v: unknown): string {
+  if (typeof v === 'function') return /^class\b/.test(Function.prototype.toString.call(v)) ? 'class' : 'function';
+  return v === null ? 'null' : typeof v;
+}
+
+for (const entry of ['chwire', 'chwire/codec'] as const) {
+  test(`import('${entry}') resolves through the exports map and exposes the documented names`, async () => {
+    const mod = (await import(entry)) as Record<string, unknown>;
+    const missing = Object.keys(EXPECTED[entry]).filter((n) => !(n in mod));
+    assert.deepEqual(missing, [], `${entry} is missing exports`);
+    const wrongKind = Object.entries(EXPECTED[entry]).filter(([n, k]) => kindOf(mod[n]) !== k).map(([n, k]) => `${n}: ${kindOf(mod[n])}, expected ${k}`);
+    assert.deepEqual(wrongKind, []);
+  });
+}
+
+test('both entries share one copy of the error classes, all derived from ChwireError', async () => {
+  const main = (await import('chwire')) as Record<string, unknown>;
+  const codec = (await import('chwire/codec')) as Record<string, unknown>;
+  const Base = main.ChwireError as abstract new (...a: never[]) => Error;
+  for (const c of ERROR_CLASSES) {
+    // Two copies of a class would make `instanceof` fail between a decoder and a client error.
+    assert.equal(main[c], codec[c], `${c} differs between chwire and chwire/codec`);
+    assert.ok(c === 'ChwireError' || (main[c] as { prototype: unknown }).prototype instanceof Base, `${c} does not extend ChwireError`);
+  }
+});
+
+test('chwire/codec works through its package path: parse and print a type name', async () => {
+  const codec = (await import('chwire/codec')) as typeof import('../src/codec.js');
+  const text = 'Map(String, Array(Nullable(Decimal(18, 4))))';
+  const ast = codec.parseType(text);
+  assert.equal(ast.kind, 'Map');
+  assert.equal(codec.printType(ast), text);
+  assert.throws(() => codec.parseType('Array(UInt8'), (e: unknown) => e instanceof codec.ChwireTypeError);
+});
+
+test('every exports target, main and types exist on disk; nothing but the two entries is exported', async () => {
+  assert.equal(pkg.name, 'chwire');
+  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './codec']);
+  for (const [sub, t] of Object.entries(pkg.exports)) {
+    // `types` must come first: TypeScript takes the first matching condition.
+    assert.equal(Object.keys(t)[0], 'types', `exports["${sub}"]: "types" must be the first condition`);
+    for (const p of [t.types, t.import]) assert.ok(existsSync(dist(p)), `exports["${sub}"] → ${p} does not exist`);
+    assert.equal(t.types.replace(/\.d\.ts$/, '.js'), t.import, `exports["${sub}"]: types and import describe different modules`);
+  }
+  for (const p of [pkg.main, pkg.types]) assert.ok(p !== undefined && existsSync(dist(p)), `${p} does not exist`);
+  // Deep imports are closed: users cannot come to depend on internal module paths.
+  await assert.rejects(import('chwire/dist/src/errors.js' as string), (e: NodeJS.ErrnoException) => e.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED');
+});
+
+// ---------------------------------------------------------------------------------------------
+// (c) chdb is an optional peer
+
+test('chdb: a devDependency and an optional peerDependency, never installed by default', () => {
+  assert.equal(pkg.dependencies?.chdb, undefined, 'chdb must not be in dependencies (~540 MB engine)');
+  assert.equal(pkg.optionalDependencies?.chdb, undefined, 'chdb must not be in optionalDependencies (npm installs them by default)');
+  assert.ok(pkg.devDependencies?.chdb !== undefined, 'chdb must be a devDependency (the tests use it)');
+  assert.ok(pkg.peerDependencies?.chdb !== undefined, 'chdb must be a peerDependency');
+  assert.equal(pkg.peerDependenciesMeta?.chdb?.optional, true, 'peerDependenciesMeta.chdb.optional must be true');
+  // No runtime dependency at all: everything chwire loads is its own code or a Node builtin.
+  assert.deepEqual(Object.keys(pkg.dependencies ?? {}), []);
+});
+
+test('chdb is loaded only on first use: no static import of it, and only Node builtins otherwise', () => {
+  const graph = walk(dist(pkg.exports['.']!.import));
+  assert.deepEqual(nonRelative(graph, (r) => !r.dynamic && !isBuiltin(r.specifier)), [], 'static imports of packages from the chwire entry');
+  const dynamic = nonRelative(graph, (r) => r.dynamic && !isBuiltin(r.specifier));
+  assert.deepEqual(dynamic.map((s) => s.replace(/:\d+ /, ' ')), ['dist/src/transport/chdb.js → chdb (dynamic)']);
+});
+
+test('the type declarations of `chwire` do not need the chdb package', () => {
+  // A user without the optional peer must still type-check: no .d.ts may refer to 'chdb'.
+  const found = nonRelative(walk(dist(pkg.exports['.']!.types)), (r) => !isBuiltin(r.specifier));
+  assert.deepEqual(found, []);
+});
+
+// ---------------------------------------------------------------------------------------------
+// (d) what npm would publish
+
+interface PackResult { files: { path: string }[] }
+
+test('npm pack ships dist/src, README, package.json and license files only', () => {
+  // --ignore-scripts: a prepack build must not run inside the test (the test runs after tsc).
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path).sort();
+  const allowed = (p: string): boolean => p.startsWith('dist/src/') || p === 'package.json' || /^(README|LICENSE|LICENCE|NOTICE|CHANGELOG)(\.md|\.txt)?$/i.test(p);
+  assert.deepEqual(files.filter((p) => !allowed(p)), [], 'files outside the allowed set');
+  assert.ok(!files.some((p) => /(^|\/)(test|tests|fixtures|bench|demo|scripts|notes)\//.test(p) || /\.test\.js$/.test(p)), 'tests, fixtures or benches in the tarball');
+  for (const p of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/codec.js', 'dist/src/codec.d.ts']) {
+    assert.ok(files.includes(p), `${p} is not in the tarball`);
+  }
+  // Every shipped module is the output of a current source file: a renamed or deleted source
+  // leaves its old output in dist/, and npm would publish it (clean dist/ before packing).
+  const stale = files.filter((p) => p.startsWith('dist/src/')).map((p) => p.replace(/^dist\//, '').replace(/\.(d\.ts|js\.map|js)$/, '.ts')).filter((src) => !existsSync(join(ROOT, src)));
+  assert.deepEqual([...new Set(stale)], [], 'dist/src holds output of sources that no longer exist');
+});

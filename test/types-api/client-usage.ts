@@ -1,0 +1,145 @@
+// How a user writes against `chwire` (resolved through package.json `exports`, i.e. the shipped
+// .d.ts): client options, query results and error fields. Each `@ts-expect-error` line is misuse
+// that must stay a compile error; a line that stops erroring fails the test (TS2578).
+// Only type-checked: the function is exported so the compiler keeps it, and is never called.
+import {
+  createClient, tuple, isChwireError, ChwireError, ChwireDecodeError, ChwireEncodeError, ChwireServerError,
+  ChwireTypeError, ChwireTimeoutError, ERROR_CODES,
+  type Client, type ClientOptions, type ColumnInfo, type ChwireErrorCode, type ColumnsResult, type DecodeOptions,
+  type ExecResult, type InsertResult, type QueryOptions, type QuerySummary, type Row, type RowStream, type Rows,
+} from 'chwire';
+import { expectType, type Equal } from './expect.js';
+
+export async function clientUsage(): Promise<void> {
+  const client: Client = createClient({
+    url: ['http://a:8123', 'http://b:8123'],
+    username: 'u',
+    password: 'p',
+    database: 'db',
+    settings: { max_threads: 4, use_query_cache: true, max_block_size: 65536n, log_comment: 'x' },
+    requestTimeout: 10_000,
+    compression: true,
+    tls: { ca: 'PEM', rejectUnauthorized: false },
+    int64: 'string',
+    datetime: 'number',
+    rows: 'array',
+    columns: { price: { decimal: 'number' }, id: { uuid: 'bytes' } },
+  });
+  createClient();
+  createClient({ url: 'chdb://' });
+
+  // @ts-expect-error not a value of int64
+  createClient({ int64: 'bogus' });
+  // @ts-expect-error misspelt option (excess property)
+  createClient({ urll: 'http://x' });
+  // @ts-expect-error settings take scalars only
+  createClient({ settings: { max_threads: { value: 1 } } });
+  // @ts-expect-error `rows` is per result, not per column
+  createClient({ columns: { a: { rows: 'array' } } });
+
+  // fetch: rows typed by the caller, with the result's metadata alongside.
+  const rows = await client.fetch<{ n: bigint; s: string }>('SELECT 1 AS n, 2 AS s', { params: { p: 1, t: tuple(1, 'x') }, int64: 'bigint' });
+  expectType<Equal<typeof rows, Rows<{ n: bigint; s: string }>>>();
+  expectType<Equal<(typeof rows)[number]['n'], bigint>>();
+  expectType<Equal<typeof rows.columns, readonly ColumnInfo[]>>();
+  expectType<Equal<typeof rows.queryId, string | undefined>>();
+  expectType<Equal<typeof rows.summary, QuerySummary | undefined>>();
+  const col: ColumnInfo = rows.columns[0]!;
+  expectType<Equal<typeof col.name, string>>();
+  // @ts-expect-error result metadata is read-only
+  rows.queryId = 'x';
+  // @ts-expect-error column info is read-only
+  col.type = 'UInt8';
+
+  const untyped = await client.fetch('SELECT 1');
+  expectType<Equal<(typeof untyped)[number], Row>>();
+
+  const one = await client.fetchOne<{ a: number }>('SELECT 1 AS a');
+  expectType<Equal<typeof one, { a: number } | undefined>>();
+  // @ts-expect-error fetchOne may find no row
+  one.a.toFixed();
+  const value = await client.fetchValue<number>('SELECT 1');
+  expectType<Equal<typeof value, number | undefined>>();
+
+  const stream = client.stream<unknown[]>('SELECT number FROM numbers(10)', { format: 'Native', rows: 'array' });
+  expectType<Equal<typeof stream, RowStream<unknown[]>>>();
+  for await (const r of stream) expectType<Equal<typeof r, unknown[]>>();
+  for await (const batch of client.stream<unknown[]>('SELECT 1').batches()) expectType<Equal<typeof batch, unknown[][]>>();
+
+  const opts: QueryOptions = { format: 'RowBinaryWithNamesAndTypes', sessionId: 's', signal: AbortSignal.timeout(1000) };
+  await client.fetch('SELECT 1', opts);
+  // @ts-expect-error only the two row formats chwire decodes
+  await client.fetch('SELECT 1', { format: 'JSONEachRow' });
+
+  const done = await client.execute('CREATE TABLE t (a UInt8) ENGINE = Memory', { settings: { wait_end_of_query: 1 } });
+  expectType<Equal<typeof done, ExecResult>>();
+  // @ts-expect-error execute returns no rows, so it takes no decode options
+  await client.execute('SELECT 1', { int64: 'number' });
+
+  const ins = await client.insert('t', [{ a: 1 }, [2]], { blockSize: 0, columns: ['a'] });
+  expectType<Equal<typeof ins, InsertResult>>();
+  await client.insert('t', ['{"a":1}\n'], { format: 'JSONEachRow' });
+  // @ts-expect-error a table name is a string
+  await client.insert(1, []);
+
+  const cols = await client.fetchColumns('SELECT 1 AS a', { types: { a: 'DateTime(\'UTC\')' } });
+  expectType<Equal<typeof cols, ColumnsResult>>();
+  expectType<Equal<typeof cols.names, string[]>>();
+  expectType<Equal<typeof cols.queryId, string | undefined>>();
+
+  expectType<Equal<Awaited<ReturnType<Client['serverVersion']>>, string>>();
+  await client.ping();
+  client.refreshSchema('t');
+  await client.close();
+  {
+    await using c = createClient({ url: 'chdb://' });
+    await c.ping();
+  }
+
+  // Decode options as a literal object, reusable across calls.
+  const decode = { int64: 'number', columns: { d: { datetime: 'string' } } } as const satisfies DecodeOptions;
+  await client.fetch('SELECT 1', decode);
+  const options: ClientOptions = { ...decode, url: 'http://localhost:8123' };
+  createClient(options);
+}
+
+export function errorUsage(e: unknown): void {
+  expectType<Equal<(typeof ERROR_CODES)['decode'], 'CHWIRE_DECODE'>>();
+  if (isChwireError(e)) {
+    expectType<Equal<typeof e, ChwireError>>();
+    expectType<Equal<typeof e.code, ChwireErrorCode>>();
+    expectType<Equal<typeof e.queryId, string | undefined>>();
+    // @ts-expect-error no such code
+    if (e.code === 'CHWIRE_BOGUS') return;
+  }
+  if (e instanceof ChwireDecodeError) {
+    expectType<Equal<typeof e.column, string | undefined>>();
+    expectType<Equal<typeof e.row, number | undefined>>();
+    expectType<Equal<typeof e.offset, number>>();
+    // @ts-expect-error error fields are read-only
+    e.offset = 0;
+  }
+  if (e instanceof ChwireEncodeError) {
+    expectType<Equal<typeof e.column, string>>();
+    expectType<Equal<typeof e.row, number>>();
+    expectType<Equal<typeof e.expected, string>>();
+    expectType<Equal<typeof e.value, unknown>>();
+  }
+  if (e instanceof ChwireServerError) {
+    expectType<Equal<typeof e.serverCode, number>>();
+    expectType<Equal<typeof e.serverName, string | undefined>>();
+    expectType<Equal<typeof e.status, number | undefined>>();
+    expectType<Equal<typeof e.serverMessage, string>>();
+  }
+  if (e instanceof ChwireTypeError) {
+    expectType<Equal<typeof e.text, string>>();
+    expectType<Equal<typeof e.position, number>>();
+  }
+  if (e instanceof ChwireTimeoutError) {
+    const base: ChwireError = e;
+    const err: Error = base;
+    void err;
+    // @ts-expect-error a timeout carries no byte offset
+    void e.offset;
+  }
+}
