@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import {
   decimalToString, decimalToNumber, ipv4ToString, ipv6ToString, daysToString, daysToDate, secondsToIso,
   ticksToIso, ticksToMillis, ticksToDate, timeToString, time64ToString, uuidToString, uuidToBytes, FillCache,
+  int64TicksToFlooredMillis, int64TicksToIso,
 } from '../src/convert/index.js';
 import { utf8Decode, utf8DecodeStandard } from '../src/io/utf8.js';
 import { readUInt64Big, readInt64Big, readInt64Number, readUInt64String, readInt64String, readIntBig, readUIntBig } from '../src/io/bigint.js';
@@ -99,6 +100,18 @@ test('tick conversions are exact: floor for Dates, nearest double for numbers, b
   assert.equal(time64ToString(1n, 6), '00:00:00.000001');
 });
 
+test('Int64 tick split without BigInt equals the BigInt computation for every int64 and P 4-9', () => {
+  fc.assert(fc.property(fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -(10n ** 13n), max: 10n ** 13n })), fc.integer({ min: 4, max: 9 }), (t, p) => {
+    const dv = new DataView(new ArrayBuffer(8));
+    dv.setBigInt64(0, t, true);
+    const d = 10n ** BigInt(p - 3);
+    const floorMs = t / d - (t % d !== 0n && t < 0n ? 1n : 0n);
+    // Exact whenever the result itself is (|ms| ≤ 2^53, far beyond what a Date holds).
+    if (floorMs >= -(2n ** 53n) && floorMs <= 2n ** 53n) assert.equal(int64TicksToFlooredMillis(dv, 0, p), Number(floorMs));
+    if (floorMs >= -(8640000000000n) && floorMs <= 8640000000000n) assert.equal(int64TicksToIso(dv, 0, p), ticksToIso(t, p));
+  }), { numRuns: 3000 });
+});
+
 test('uuid: canonical text and RFC 4122 bytes agree', () => {
   fc.assert(fc.property(fc.uint8Array({ minLength: 20, maxLength: 20 }), fc.integer({ min: 0, max: 4 }), (b, off) => {
     const text = uuidToString(b, off);
@@ -133,6 +146,13 @@ test('64-bit and wider integer readers are exact', () => {
     assert.equal(readUIntBig(dv, 0, 16), u & ((1n << 128n) - 1n));
     assert.equal(readIntBig(dv, 0, 16), BigInt.asIntN(128, u));
   }), { numRuns: 1000 });
+  // The small-value table and the sign/hi-word fast paths at their edges.
+  const dv = new DataView(new ArrayBuffer(8));
+  for (const v of [...Array.from({ length: 2200 }, (_, i) => BigInt(i - 1100)), -(2n ** 31n), 2n ** 31n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 53n, -(2n ** 53n), -(2n ** 31n) - 1n]) {
+    dv.setBigInt64(0, v, true);
+    assert.equal(readInt64Big(dv, 0), v);
+    assert.equal(readUInt64Big(dv, 0), BigInt.asUintN(64, v));
+  }
 });
 
 test('readVarUInt: LEB128 round trip, 10-byte limit', () => {

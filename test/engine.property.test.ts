@@ -1,11 +1,16 @@
 // Property: for a random schema (random types, composites nested two levels) and random values,
 // the engine's RowBinaryWithNamesAndTypes bytes decode, under random options, to exactly what the
 // engine's JSON of the same query maps to (test/support/expect.ts); the compiled, reference and
-// streamed paths agree (test/support/oracle-run.ts). Bounded: ~30 runs, time-boxed.
+// streamed paths agree (test/support/oracle-run.ts); the same result with binary-encoded header
+// types decodes to the same columns and rows. Bounded: ~30 runs, time-boxed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { DecodeOptions } from '../src/plan/options.js';
+import { decodeRowBinary } from '../src/codec.js';
+import { engineBytes } from './support/engine.js';
+import { readHeaderIndependently } from './support/oracle-aux.js';
+import { sameRows } from './support/oracle-compare.js';
 import { engineResult, checkDecode, type EngineResult } from './support/oracle-run.js';
 import { queryArb } from './support/oracle-gen.js';
 
@@ -45,6 +50,12 @@ test('engine property: random schemas and values decode like the engine prints t
       const notCompared = checkDecode(r, options, `options ${JSON.stringify(options)}`, chunk);
       checked += r.columns.length - notCompared.size;
       skipped += notCompared.size;
+      // The same result with the header types in the binary encoding: same columns (printed as
+      // the engine spells them), same rows.
+      const binary = await engineBytes(q.sql, 'RowBinaryWithNamesAndTypes', { ...q.settings, output_format_binary_encode_types_in_binary_format: 1 });
+      const viaBinary = decodeRowBinary(binary, { ...options, binaryTypes: true });
+      assert.deepEqual(viaBinary.columns, readHeaderIndependently(r.bytes), 'binary header types print as the textual header');
+      assert.ok(sameRows(viaBinary.rows, decodeRowBinary(r.bytes, options).rows), 'binary-header rows equal textual-header rows');
     }),
     { numRuns: RUNS, includeErrorInReport: true, interruptAfterTimeLimit: RUNS > 30 ? 600_000 : 20_000, markInterruptAsFailure: false },
   );

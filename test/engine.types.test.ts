@@ -86,3 +86,40 @@ test('engine: jsonAsString decodes JSON (top level and nested) as the text on th
     }
   }
 });
+
+test('engine: per-column overrides are own properties only, and unknown columns are ignored', async () => {
+  const r = await engineResult("SELECT toInt64(-1) AS n, toInt64(2) AS m, toDate('2024-01-02') AS d");
+  // An inherited entry must not apply: only `m` (own) is overridden.
+  const columns = Object.create({ n: { int64: 'string' }, d: { date: 'string' } }) as Record<string, { int64?: 'string' | 'number' }>;
+  columns.m = { int64: 'string' };
+  columns.not_a_column = { int64: 'number' };
+  for (const rows of ['object', 'array'] as const) {
+    assert.equal(checkDecode(r, { rows, columns }, `inherited overrides/${rows}`).size, 0);
+    const row = decodeRowBinary(r.bytes, { rows: 'array', columns }).rows[0] as unknown[];
+    assert.deepEqual(row.slice(0, 2), [-1n, '2']);
+  }
+});
+
+test('engine: a composite row spanning many 64 KiB chunks streams in near-linear time (finding F2)', async (t) => {
+  // One row of ~6 MB with no total length up front (Array(String)): a decoder that retries the
+  // row from its first byte on every chunk is quadratic in the number of chunks per row (~90).
+  const bytes = await engineBytes('SELECT arrayMap(x -> toString(x), range(800000)) AS a', 'RowBinaryWithNamesAndTypes');
+  const r = { bytes };
+  let whole = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    decodeRowBinary(r.bytes);
+    whole = Math.min(whole, performance.now() - t0);
+  }
+  const t0 = performance.now();
+  const d = createRowBinaryDecoder();
+  const rows: unknown[] = [];
+  for (let i = 0; i < r.bytes.length; i += 65536) rows.push(...d.push(r.bytes.subarray(i, i + 65536)));
+  d.end();
+  const streamed = performance.now() - t0;
+  t.diagnostic(`streamed ${streamed.toFixed(0)} ms, whole ${whole.toFixed(0)} ms`);
+  assert.equal(rows.length, 1);
+  assert.equal((rows[0] as { a: string[] }).a[799999], '799999');
+  // Generous bound (noisy shared machine): linear work is ~1–2× the whole-buffer time.
+  assert.ok(streamed < 8 * whole + 300, `streaming took ${streamed.toFixed(0)} ms for ${Math.ceil(r.bytes.length / 65536)} chunks; whole-buffer decode ${whole.toFixed(0)} ms`);
+});

@@ -2,9 +2,9 @@
 // every RowBinary decoding path: decodeRowBinary (rows as objects and arrays, default and
 // non-default options), the streaming decoder fed whole / byte by byte / split at every position,
 // and the reference decoder; every prefix of a body is refused with a precise ChwireDecodeError
-// unless it ends on a row boundary. Expected values come from the fixture JSON via test/support/expect.ts;
-// facts JSON cannot carry (Variant/Dynamic member types, JSON path types, exact bytes) come from
-// the engine via test/support/oracle-aux.ts.
+// unless it ends on a row boundary. Expected values come from the fixture JSON via
+// test/support/expect.ts; facts JSON cannot carry (Variant/Dynamic member types, JSON path types,
+// exact bytes and instants) come from the engine via test/support/oracle-aux.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeRowBinary, decodeRowBinaryReference, createRowBinaryDecoder } from '../src/codec.js';
@@ -37,12 +37,13 @@ function columnsOf(bytes: Uint8Array): OracleColumn[] {
   return readHeaderIndependently(bytes).map((c) => ({ name: c.name, type: parseType(c.type) }));
 }
 
-let setupDone = new Set<string>();
+/** Setup statements (tables of the Nested cases) run once per case, only when aux is needed. */
+const setupDone = new Set<string>();
 async function auxFor(c: FixtureCase, columns: OracleColumn[], hex: boolean): Promise<(unknown[] | undefined)[]> {
   if (!columns.some((col) => auxExpr(col.type, 'x', { hex }) !== undefined)) return columns.map(() => undefined);
   if (!setupDone.has(c.name)) {
     for (const stmt of c.setup) await engineExec(stmt);
-    setupDone = new Set([...setupDone, c.name]);
+    setupDone.add(c.name);
   }
   return queryAux(c.query, columns, { hex }, c.settings);
 }

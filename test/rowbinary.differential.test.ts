@@ -14,6 +14,8 @@ const OPTION_SETS: RowBinaryOptions[] = [
   { rows: 'array' },
   { int64: 'string', int128: 'string', decimal: 'number', datetime: 'string', date: 'string', time: 'number', strings: 'bytes', uuid: 'bytes', maps: 'Map' },
   { rows: 'array', int64: 'number', int128: 'number', datetime: 'number' },
+  // Per-column overrides, including for a column named "__proto__" (an own key of `columns`).
+  { int64: 'number', columns: { a: { int64: 'string', strings: 'bytes', maps: 'Map' }, ['__proto__']: { datetime: 'string', uuid: 'bytes' }, '': { decimal: 'number', date: 'string' } } },
 ];
 
 function streamed(bytes: Uint8Array, chunks: number[], options: RowBinaryOptions): unknown[] {
@@ -41,6 +43,17 @@ test('compiled == reference on generated schemas and values, every option set', 
       assert.deepEqual(got.columns, ref.columns);
     }
   }), { numRuns: 300 });
+});
+
+test('per-column overrides apply to their column only (compiled and reference)', () => {
+  const cols = [{ name: 'x', type: { kind: 'UInt64' } as const }, { name: '__proto__', type: { kind: 'UInt64' } as const }, { name: 'toString', type: { kind: 'UInt64' } as const }];
+  const bytes = writeBody(cols, [[2n ** 64n - 1n, 5n, 6n]]);
+  const options: RowBinaryOptions = { rows: 'array', int64: 'number', columns: { x: { int64: 'string' }, ['__proto__']: { int64: 'bigint' } } };
+  for (const decode of [decodeRowBinary, decodeRowBinaryReference]) {
+    assert.deepEqual(decode(bytes, options).rows, [['18446744073709551615', 5n, 6]]);
+  }
+  // An inherited property of a plain `columns` object ("toString") is not an override.
+  assert.deepEqual(decodeRowBinary(bytes, { rows: 'array', columns: {} }).rows, [[2n ** 64n - 1n, 5n, 6n]]);
 });
 
 test('binary type header decodes like the text header', () => {

@@ -64,6 +64,26 @@ test('a 16 MiB string in 64 KiB chunks: one decode attempt once complete, bytes 
   assert.ok(ms < 3000, `took ${ms.toFixed(0)} ms`);
 });
 
+test('a row of 300k values arriving in 4 KiB chunks is decoded once, not re-decoded per chunk', () => {
+  const n = 300_000;
+  const cols = [{ name: 'a', type: { kind: 'Array', element: { kind: 'Tuple', elements: [{ kind: 'String' }, { kind: 'Nullable', inner: { kind: 'UInt32' } }] } } as TypeNode }];
+  const values = Array.from({ length: n }, (_, i) => [enc.encode(String(i)), i % 3 === 0 ? null : BigInt(i)]);
+  const bytes = writeBody(cols, [[values], [[]]]);
+  const d = createRowBinaryDecoder({ rows: 'array' });
+  const rows: unknown[][] = [];
+  let chunks = 0;
+  for (let at = 0; at < bytes.length; at += 4096, chunks++) rows.push(...(d.push(bytes.subarray(at, at + 4096)) as unknown[][]));
+  d.end();
+  assert.equal(rows.length, 2);
+  const a = rows[0]![0] as unknown[][];
+  assert.equal(a.length, n);
+  assert.deepEqual(a[4], ['4', 4]);
+  assert.deepEqual(a[3], ['3', null]);
+  assert.ok(chunks > 500);
+  const attempts = (d as unknown as { decodeAttempts: number }).decodeAttempts;
+  assert.ok(attempts <= 4, `compiled decoder ran ${attempts} times for ${chunks} chunks`);
+});
+
 test('strings:bytes are copies: mutating the pushed chunk afterwards changes nothing', () => {
   const cols = [{ name: 's', type: { kind: 'String' } as TypeNode }, { name: 'f', type: { kind: 'FixedString', length: 2 } as TypeNode }];
   const bytes = writeBody(cols, [[enc.encode('abc'), enc.encode('xy')]]);

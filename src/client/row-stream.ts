@@ -58,10 +58,56 @@ export class RowStreamImpl<R> implements RowStream<R> {
     return { [Symbol.asyncIterator]: () => this.run() };
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<R> {
-    for await (const batch of this.batches()) {
-      for (let i = 0; i < batch.length; i++) yield batch[i]!;
-    }
+  // Rows are served straight from the current decoded batch: one settled promise and one result
+  // object per row, instead of an async generator's resume-and-await machinery per row (which
+  // cost more than decoding on wide batches). A next() called while a refill is under way waits
+  // for it, so rows stay in order even when calls overlap; return() (leaving a for-await loop
+  // early) closes the batch generator, which cancels the request and releases the connection.
+  [Symbol.asyncIterator](): AsyncIterator<R> {
+    const source = this.batches()[Symbol.asyncIterator]();
+    let batch: R[] = [];
+    let i = 0;
+    let ended = false;
+    let refilling: Promise<IteratorResult<R>> | undefined;
+    const refill = async (): Promise<IteratorResult<R>> => {
+      try {
+        for (;;) {
+          const r = await source.next();
+          if (r.done === true) {
+            ended = true;
+            batch = [];
+            return { value: undefined, done: true };
+          }
+          if (r.value.length > 0) {
+            batch = r.value;
+            i = 1;
+            return { value: batch[0]!, done: false };
+          }
+        }
+      } catch (e) {
+        ended = true;
+        batch = [];
+        throw e;
+      } finally {
+        refilling = undefined;
+      }
+    };
+    const next = (): Promise<IteratorResult<R>> => {
+      if (refilling !== undefined) return refilling.then(next, next);
+      if (i < batch.length) return Promise.resolve({ value: batch[i++]!, done: false });
+      if (ended) return Promise.resolve({ value: undefined, done: true });
+      refilling = refill();
+      return refilling;
+    };
+    return {
+      next,
+      return: async (value?: unknown): Promise<IteratorResult<R>> => {
+        ended = true;
+        batch = [];
+        await source.return?.(undefined);
+        return { value: value as R, done: true };
+      },
+    };
   }
 
   private async *run(): AsyncGenerator<R[]> {

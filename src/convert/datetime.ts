@@ -114,6 +114,36 @@ export function ticksToFlooredMillis(ticks: bigint | number, precision: number):
   return precision <= 3 ? Number(t * POW10N[3 - precision]!) : Number(floorDivBig(t, POW10N[precision - 3]!));
 }
 
+/**
+ * floor(ticks / 10^(P-3)) for the little-endian Int64 `ticks` at dv[p], P in 4..9, without a
+ * BigInt: with d = 10^(P-3) and 2^32 = A·d + B, ticks = hi·2^32 + lo = d·(hi·A) + (hi·B + lo),
+ * where |hi·B + lo| < 2^31·10^6 + 2^32 < 2^53 is exact in a double, and so is the sum whenever
+ * the result fits in ±2^53 ms (every instant a Date can hold). Returns the milliseconds.
+ */
+export function int64TicksToFlooredMillis(dv: DataView, p: number, precision: number): number {
+  const d = POW10[precision - 3]!;
+  const a = SPLIT_A[precision - 3]!;
+  const hi = dv.getInt32(p + 4, true);
+  const r = hi * (4294967296 - a * d) + dv.getUint32(p, true);
+  return hi * a + floorDivN(r, d);
+}
+
+const SPLIT_A: number[] = POW10.map((d) => Math.floor(4294967296 / d));
+
+/** ISO text of the Int64 ticks (P in 4..9) at dv[p], exact, without a BigInt. */
+export function int64TicksToIso(dv: DataView, p: number, precision: number): string {
+  const d = POW10[precision - 3]!;
+  const a = SPLIT_A[precision - 3]!;
+  const hi = dv.getInt32(p + 4, true);
+  const r = hi * (4294967296 - a * d) + dv.getUint32(p, true);
+  const q = floorDivN(r, d);
+  const rem = r - q * d;
+  const ms = hi * a + q;
+  const seconds = floorDivN(ms, 1000);
+  const frac = (ms - seconds * 1000) * POW10[precision - 3]! + rem;
+  return secondsToIso(seconds).slice(0, -1) + '.' + String(frac).padStart(precision, '0') + 'Z';
+}
+
 /** A new Date at the (floored) millisecond of `ticks` of 10^-P s. */
 export function ticksToDate(ticks: bigint | number, precision: number): Date {
   return new Date(ticksToFlooredMillis(ticks, precision));

@@ -5,7 +5,7 @@ export { uuidToString, uuidToBytes } from './uuid.js';
 export { ipv4ToString, ipv6ToString } from './ip.js';
 export {
   daysToDate, daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, ticksToFlooredMillis,
-  timeToString, time64ToString, time64ToSeconds,
+  timeToString, time64ToString, time64ToSeconds, int64TicksToFlooredMillis, int64TicksToIso,
 } from './datetime.js';
 export { FillCache } from './cache.js';
 export { setOwn, setJsonPath } from './objects.js';

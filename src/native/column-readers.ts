@@ -32,6 +32,7 @@ import {
   daysToDate, daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
 } from '../convert/datetime.js';
 import { setOwn } from '../convert/objects.js';
+import { objectKeyOptions } from '../plan/structural.js';
 
 export type Values = ArrayLike<unknown>;
 
@@ -490,7 +491,12 @@ export function columnReader(t: TypeNode, ctx: ReaderContext, text: string): Col
     case 'Array': return arrayReader(columnReader(t.element, ctx, text), hasWidth(t.element));
     case 'Tuple': return tupleReader(t.elements.map((e) => columnReader(e, ctx, text)), t.names);
     case 'Nested': return arrayReader(tupleReader(t.elements.map((e) => columnReader(e, ctx, text)), t.names), hasWidth(t));
-    case 'Map': return mapReader(columnReader(t.key, ctx, text), columnReader(t.value, ctx, text), o.maps === 'Map', hasWidth(t.key));
+    case 'Map': {
+      // Keys of a Map decoded as a plain object become property names: decode them as canonical
+      // text whatever the value options (the same rule as the RowBinary decoders).
+      const keyCtx = o.maps === 'Map' ? ctx : { ...ctx, o: objectKeyOptions(o) };
+      return mapReader(columnReader(t.key, keyCtx, text), columnReader(t.value, ctx, text), o.maps === 'Map', hasWidth(t.key));
+    }
     case 'Variant': return variantReader(t.members.map((m) => columnReader(m, ctx, text)));
     case 'Point': return columnReader(POINT, ctx, text);
     case 'Ring': case 'LineString': return columnReader(RING, ctx, text);

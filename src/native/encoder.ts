@@ -14,7 +14,7 @@ import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import type { TypeNode } from '../types/ast.js';
 import { parseType } from '../types/parse.js';
 import { columnWriter, type ColumnWriter } from './column-writers.js';
-import { EncodeFail, intRange, makeSmallInt, makeBigInt, toFloat, toBool, toDateTime, makeDays, makeDateTime64 } from './encode-values.js';
+import { EncodeFail, intRange, makeSmallInt, makeBigInt, toFloat, toBool, toDateTime, fixedDateTime, makeDays, makeDateTime64 } from './encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
 
 export interface NativeColumnSpec { readonly name: string; readonly type: string }
@@ -92,7 +92,10 @@ function inlineFor(t: TypeNode): Inline | undefined {
     };
     case 'DateTime': return {
       alloc: (k) => `const a${k} = new Uint32Array(n);`,
-      store: (k) => `if (v instanceof Date && (t = Math.floor(v.getTime() / 1000)) >= 0 && t <= 4294967295) a${k}[j] = t; else a${k}[j] = S[${k}](v);`,
+      // Date objects and 'YYYY-MM-DD hh:mm:ss' text (what JSON pipelines carry) inline; the rest,
+      // and every failure, through the general coercer.
+      store: (k) => `if (v instanceof Date ? (t = Math.floor(v.getTime() / 1000)) >= 0 : typeof v === 'string' && (t = H.fixedDateTime(v)) >= 0) {` +
+        ` if (t <= 4294967295) a${k}[j] = t; else a${k}[j] = S[${k}](v); } else a${k}[j] = S[${k}](v);`,
       out: (k) => `a${k}`,
       slow: toDateTime,
     };
@@ -240,6 +243,7 @@ function makeHelpers(names: readonly string[]) {
   };
   return {
     ByteSink,
+    fixedDateTime,
     own,
     /** Start the sink with room for a typical block (it grows by doubling). */
     sizeHint: (n: number) => Math.min(1 << 20, Math.max(4096, n * 16)),

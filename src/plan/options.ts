@@ -16,7 +16,8 @@ export interface ValueOptions {
   decimal?: 'string' | 'number';
   /**
    * DateTime and DateTime64. `'Date'`: a new JS Date per value (DateTime64 with precision > 3 loses
-   * the sub-millisecond digits). `'string'`: ISO-8601 in UTC with exactly P fractional digits
+   * the sub-millisecond digits: floored toward the past, also before 1970, so the printed digits
+   * are kept). `'string'`: ISO-8601 in UTC with exactly P fractional digits
    * (`"2024-01-02T03:04:05Z"`, `"1969-12-31T23:59:59.123456789Z"`). `'number'`: milliseconds since
    * the epoch (may be fractional for P > 3). Default `'Date'`.
    */
@@ -29,10 +30,23 @@ export interface ValueOptions {
   strings?: 'string' | 'bytes';
   /** UUID. `'string'`: canonical lower-case text; `'bytes'`: 16 bytes in RFC 4122 order. Default `'string'`. */
   uuid?: 'string' | 'bytes';
-  /** Map(K, V). `'object'`: a plain object keyed by String(key); `'Map'`: a JS Map with decoded keys. Default `'object'`. */
+  /**
+   * Map(K, V). `'object'`: a plain object whose property names are the canonical TEXT of each key
+   * whatever the value options (String keys as text, UUID text, Date `"2024-01-02"`, DateTime
+   * ISO-8601 UTC, 64-bit integers and decimals as decimal text), always own properties (also
+   * `"__proto__"`); a repeated key keeps the last value. `'Map'`: a JS Map in wire order whose keys
+   * are decoded under the column's options. Default `'object'`.
+   */
   maps?: 'object' | 'Map';
 }
 
+/**
+ * Composite values apply the options of their column to every value inside them: Array elements,
+ * Tuple elements (named tuples become plain objects, unnamed ones arrays), Nested (an array of
+ * objects), Variant and Dynamic members (the member's value, `null` for NULL) and JSON paths (a
+ * nested plain object). `'number'` forms of DateTime64, Time64 and Decimal give the double nearest
+ * to the exact value. The README's type mapping table lists every case.
+ */
 export interface DecodeOptions extends ValueOptions {
   /** Rows as objects keyed by column name (one fixed shape) or as arrays in column order. Default `'object'`. */
   rows?: 'object' | 'array';

@@ -30,7 +30,7 @@ export interface CompiledRowDecoder {
    * Append the complete rows in bytes[start, end) to `out`; returns the offset of the first byte
    * not consumed (the start of an incomplete row, or `end`). With `final`, an incomplete row is
    * a ChwireDecodeError. `base` = absolute body offset of bytes[0], `rowBase` = rows before
-   * `start` (both only for error messages). `need` (optional) receives the retry hint.
+   * `start` (both only for error messages).
    */
   decode(bytes: Uint8Array, start: number, end: number, out: Row[], final: boolean, base?: number, rowBase?: number): number;
   /** After decode() returned early: bytes of `bytes` needed before a retry can progress (0 = unknown). */

@@ -17,6 +17,7 @@ import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
 import { readHeader, type HeaderColumn } from './header.js';
 import { compilePlan, type CompiledRowDecoder } from './compiled.js';
 import { decodeReferenceRows } from './reference.js';
+import { RowScanner, SCAN_MORE } from './skipper.js';
 
 /** DecodeOptions plus what only the RowBinary reader needs to know. */
 export interface RowBinaryOptions extends DecodeOptions {
@@ -121,8 +122,14 @@ class RowBinaryStream implements RowStreamDecoder {
   /** Do not try again before the queue holds this many bytes (an exact lower bound). */
   private need = 0;
   private ended = false;
+  /** Measures the incomplete row at the queue's head across pushes (see skipper.ts). */
+  private scanner: RowScanner | undefined;
+  /** The scanner is following the row at the queue's head. */
+  private scanning = false;
   bytesIn = 0;
   rowCount = 0;
+  /** Diagnostic: how many times the compiled decoder ran (tests check it stays O(rows + 1)). */
+  decodeAttempts = 0;
 
   constructor(options: RowBinaryOptions | undefined) {
     this.options = split(options);
@@ -141,11 +148,21 @@ class RowBinaryStream implements RowStreamDecoder {
     if (q.length === 0 && this.decoder !== undefined) {
       // Fast path: decode straight from the caller's chunk; copy only an incomplete tail.
       const stop = this.run(chunk, 0, chunk.length, out, false);
-      if (stop < chunk.length) q.append(chunk.subarray(stop));
+      if (stop < chunk.length) {
+        q.append(chunk.subarray(stop));
+        this.scanner!.reset();
+        this.scanning = this.scanner!.scan(q.buf, q.start, q.end) === SCAN_MORE;
+      }
       return out;
     }
     q.append(chunk);
     if (q.length < this.need) return out;
+    if (this.scanning) {
+      // Only decode once the scanner has seen the row's last byte (or finds it corrupt).
+      const r = this.scanner!.scan(q.buf, q.start, q.end);
+      if (r === SCAN_MORE) return out;
+      this.scanning = false;
+    }
     this.step(out, false);
     return out;
   }
@@ -178,17 +195,25 @@ class RowBinaryStream implements RowStreamDecoder {
         throw headerError(e, q.length, this.consumed);
       }
       this.decoder = compilePlan(resolvePlan(wireColumns(header.columns, this.options), this.options.decode));
+      this.scanner = new RowScanner(this.decoder.plan.columns.map((c) => c.type));
       const used = header.offset - q.start;
       q.consume(used);
       this.consumed += used;
     }
     const stop = this.run(q.buf, q.start, q.end, out, final);
     q.consume(stop - q.start);
+    if (q.length > 0 && !final) {
+      // An incomplete row is left: follow it with the scanner instead of re-decoding it from its
+      // first byte on every push (quadratic for a row spanning many chunks).
+      this.scanner!.reset();
+      this.scanning = this.scanner!.scan(q.buf, q.start, q.end) === SCAN_MORE;
+    }
   }
 
   /** Run the compiled decoder on bytes[start, end); returns the stop offset. */
   private run(bytes: Uint8Array, start: number, end: number, out: Row[], final: boolean): number {
     const d = this.decoder!;
+    this.decodeAttempts++;
     const before = out.length;
     const stop = d.decode(bytes, start, end, out, final, this.consumed - start, this.rowCount);
     this.rowCount += out.length - before;

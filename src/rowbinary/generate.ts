@@ -71,7 +71,11 @@ function emitCount(e: Emitter, n: string, min: number): void {
 }
 
 /** Emit statements reading one value of `t` at p into the already declared variable `out`. */
-function emitValue(e: Emitter, t: TypeNode, o: ResolvedValueOptions, out: string, depth: number): void {
+function emitValue(e: Emitter, t: TypeNode, o: ResolvedValueOptions, out: string, depth: number, lowCardinality = false): void {
+  if (t.kind === 'LowCardinality') {
+    emitValue(e, t.inner, o, out, depth, true);
+    return;
+  }
   const s = structural(t);
   if (isFixedExpr(s)) {
     const w = e.int(fixedWidthOf(s));
@@ -84,7 +88,10 @@ function emitValue(e: Emitter, t: TypeNode, o: ResolvedValueOptions, out: string
     const n = e.id('n');
     emitVarUInt(e, n);
     e.line(`if (${n} > end - p) throw H.badLength(cur, p, ${n});`);
-    e.line(o.strings === 'string' ? `${out} = H.utf8Decode(u8, p, p + ${n});` : `${out} = H.copyBytes(u8, p, p + ${n});`);
+    if (o.strings === 'bytes') e.line(`${out} = H.copyBytes(u8, p, p + ${n});`);
+    // LowCardinality values repeat by design: a per-query dictionary (io/string-dict.ts).
+    else if (lowCardinality) e.line(`${out} = ${e.state('new H.StringDict()')}.get(u8, p, ${n});`);
+    else e.line(`${out} = H.utf8Decode(u8, p, p + ${n});`);
     e.line(`p += ${n};`);
     return;
   }
@@ -101,7 +108,7 @@ function emitValue(e: Emitter, t: TypeNode, o: ResolvedValueOptions, out: string
       e.line(`const ${f} = u8[p];`);
       e.open(`if (${f} === 1) { p++; ${out} = null; } else if (${f} !== 0) { throw H.fault("Nullable flag is neither 0 nor 1", p); } else {`);
       e.line('p++;');
-      emitValue(e, s.inner, o, out, depth + 1);
+      emitValue(e, s.inner, o, out, depth + 1, lowCardinality);
       e.close();
       return;
     }

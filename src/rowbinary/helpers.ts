@@ -18,9 +18,11 @@ import { uuidToString, uuidToBytes } from '../convert/uuid.js';
 import { ipv4ToString, ipv6ToString } from '../convert/ip.js';
 import {
   daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
+  int64TicksToFlooredMillis, int64TicksToIso,
 } from '../convert/datetime.js';
 import { setOwn, setJsonPath } from '../convert/objects.js';
 import { FillCache } from '../convert/cache.js';
+import { StringDict } from '../io/string-dict.js';
 
 const scratch = new DataView(new ArrayBuffer(4));
 
@@ -86,6 +88,6 @@ export const H = {
   readUIntBig, readIntBig, int64Exactish, decimalText, decimalNumber,
   uuidToString, uuidToBytes, ipv4ToString, ipv6ToString,
   daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
-  setOwn, setJsonPath, FillCache,
+  int64TicksToFlooredMillis, int64TicksToIso, setOwn, setJsonPath, FillCache, StringDict,
 };
 export type Helpers = typeof H;

@@ -102,6 +102,9 @@ export function scalarFn(t: TypeNode, o: ResolvedValueOptions): ScalarFn {
         : o.datetime === 'string' ? (dv, _u8, p) => H.secondsToIso(dv.getUint32(p, true)) : (dv, _u8, p) => dv.getUint32(p, true) * 1000;
     case 'DateTime64': {
       const pr = t.precision;
+      if (pr > 3 && o.datetime !== 'number') {
+        return o.datetime === 'Date' ? (dv, _u8, p) => new Date(H.int64TicksToFlooredMillis(dv, p, pr)) : (dv, _u8, p) => H.int64TicksToIso(dv, p, pr);
+      }
       return o.datetime === 'Date' ? (dv, _u8, p) => H.ticksToDate(H.int64Exactish(dv, p), pr)
         : o.datetime === 'string' ? (dv, _u8, p) => H.ticksToIso(H.int64Exactish(dv, p), pr) : (dv, _u8, p) => H.ticksToMillis(H.int64Exactish(dv, p), pr);
     }
@@ -160,6 +163,9 @@ export function scalarExpr(e: Emitter, t: TypeNode, o: ResolvedValueOptions, P: 
       return o.datetime === 'Date' ? `new Date(${s} * 1000)` : o.datetime === 'string' ? `${e.state('new H.FillCache(4096)')}.get(${s}, H.secondsToIso)` : `${s} * 1000`;
     }
     case 'DateTime64': {
+      // P > 3: exact split of the Int64 into milliseconds without a BigInt (convert/datetime.ts).
+      if (t.precision > 3 && o.datetime === 'Date') return `new Date(H.int64TicksToFlooredMillis(dv, ${P}, ${e.int(t.precision)}))`;
+      if (t.precision > 3 && o.datetime === 'string') return `H.int64TicksToIso(dv, ${P}, ${e.int(t.precision)})`;
       const fn = o.datetime === 'Date' ? 'ticksToDate' : o.datetime === 'string' ? 'ticksToIso' : 'ticksToMillis';
       return `H.${fn}(H.int64Exactish(dv, ${P}), ${e.int(t.precision)})`;
     }

@@ -62,19 +62,28 @@ export function responseBody(ctx: BodyContext): HttpBody {
     const onAbort = (): void => fail(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason }));
     if (ctx.signal?.aborted) onAbort();
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
+    // One no-progress timer for the whole body, re-armed (refresh) before each wait and disarmed
+    // after it: a new timer per chunk cost more than the rest of the per-chunk work. It counts only
+    // time spent waiting for the network, never time the consumer spends between pulls.
+    let waiting = false;
+    const timer = ctx.timeoutMs > 0
+      ? setTimeout(() => {
+        if (waiting) fail(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId }));
+      }, ctx.timeoutMs)
+      : undefined;
+    // The socket keeps the process alive while a read is pending; an abandoned body must not.
+    timer?.unref();
     try {
       for (;;) {
-        let timer: NodeJS.Timeout | undefined;
-        if (ctx.timeoutMs > 0) {
-          timer = setTimeout(() => fail(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId })), ctx.timeoutMs);
-        }
         let r: IteratorResult<Uint8Array>;
+        waiting = true;
+        timer?.refresh();
         try {
           r = await it.next();
         } catch (e) {
           throw bodyError(e, scanner, tail, ctx);
         } finally {
-          if (timer !== undefined) clearTimeout(timer);
+          waiting = false;
         }
         if (r.done) break;
         const chunk = r.value;
@@ -93,6 +102,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
       }
       finished = true;
     } finally {
+      if (timer !== undefined) clearTimeout(timer);
       ctx.signal?.removeEventListener('abort', onAbort);
       if (!finished) cancel();
     }

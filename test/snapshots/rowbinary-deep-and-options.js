@@ -41,7 +41,7 @@
         if (p + 48 > end) throw H.more(cur, p + 48);
         v1 = H.decimalNumber(dv, p, 8, 4);
         v2 = H.uuidToBytes(u8, p + 8);
-        v3 = H.ticksToIso(H.int64Exactish(dv, p + 24), 6);
+        v3 = H.int64TicksToIso(dv, p + 24, 6);
         v4 = [dv.getFloat64(p + 32, true), dv.getFloat64(p + 40, true)];
         p += 48;
         cur.pos = p; v5 = k1(cur); p = cur.pos;

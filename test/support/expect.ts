@@ -18,8 +18,8 @@
 //   JSON                        { path: type name | { type, inner } } (JSONAllPathsWithTypes)
 //   Array, Nested, QBit, geo    an array, one entry per element
 //   Tuple                       an array, one entry per element (named or not)
-//   Map                         an object keyed like the JSON object, one entry per value (or
-//                               [hex(key), value aux] for String/FixedString keys with hex)
+//   Map                         ['~entries', [[key, value, key aux, value aux], ...]] in wire
+//                               order (the JSON object loses keys that print alike)
 //   Nullable, LowCardinality    the inner type's aux (null for NULL)
 import { isDeepStrictEqual } from 'node:util';
 import type { Time64Type, TypeNode } from '../../src/types/ast.js';
@@ -152,17 +152,18 @@ const OBJECT_KEY_OPTIONS = {
 
 function mapValue(t: TypeNode & { kind: 'Map' }, json: unknown, aux: unknown, o: ResolvedValueOptions): unknown {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail(t, json, 'expected an object (map)');
-  const auxs = (typeof aux === 'object' && aux !== null ? aux : {}) as Record<string, unknown>;
   // maps:'Map' keeps keys as JS values under the column's options (Uint8Array keys under
   // strings:'bytes', as H2 documents); maps:'object' uses the text key options above.
   const keyOptions: ResolvedValueOptions = o.maps === 'Map' ? o : { ...o, ...OBJECT_KEY_OPTIONS };
-  // With string-like keys the aux of an entry may be [hex(key), value aux] (oracle-aux.ts).
-  const stringKey = /^(String|FixedString)$/.test(t.key.kind === 'LowCardinality' ? t.key.inner.kind : t.key.kind);
-  const entries = Object.entries(json as Record<string, unknown>).map(([kt, v]) => {
-    const a = auxs[kt];
-    const [keyAux, valueAux] = stringKey && Array.isArray(a) && a.length === 2 && (typeof a[0] === 'string') ? a : [undefined, a];
-    return [expectedValue(t.key, keyTextToJson(t.key, kt), keyOptions, keyAux), expectedValue(t.value, v, o, valueAux)] as const;
-  });
+  // Entries from the aux (['~entries', [[key, value, key aux, value aux], ...]], wire order) when
+  // given; else from the JSON object, which cannot hold keys that print alike.
+  const fromAux = Array.isArray(aux) && aux[0] === '~entries' && Array.isArray(aux[1]) ? aux[1] as unknown[][] : undefined;
+  if (fromAux !== undefined && new Set(fromAux.map((e) => JSON.stringify(e[0]))).size !== Object.keys(json).length) {
+    fail(t, json, `the aux lists ${fromAux.length} entries the JSON object does not match`);
+  }
+  const entries = fromAux !== undefined
+    ? fromAux.map(([k, v, ka, va]) => [expectedValue(t.key, k, keyOptions, ka ?? undefined), expectedValue(t.value, v, o, va ?? undefined)] as const)
+    : Object.entries(json as Record<string, unknown>).map(([kt, v]) => [expectedValue(t.key, keyTextToJson(t.key, kt), keyOptions), expectedValue(t.value, v, o)] as const);
   if (o.maps === 'Map') return new Map(entries);
   const out: Record<string, unknown> = {};
   for (const [k, v] of entries) {

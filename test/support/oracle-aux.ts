@@ -55,13 +55,13 @@ export function auxExpr(t: TypeNode, e: string, want: AuxWants): string | undefi
       return `tuple(${parts.map((p) => p ?? 'NULL').join(', ')})`;
     }
     case 'Map': {
+      // Always the entries in wire order, each as [key, value, key aux, value aux]: the JSON
+      // object of a map loses entries whose keys print alike (invalid UTF-8 → U+FFFD) or repeat.
       const k = `k${lambdaCounter++}`;
       const v = `v${lambdaCounter++}`;
-      const inner = auxExpr(t.value, v, want);
-      // String-like keys with hex wanted: each entry's aux is [hex(key), value aux].
-      const keyHex = auxExpr(t.key, k, want);
-      if (keyHex !== undefined && /^hex\(/.test(keyHex)) return `mapApply((${k}, ${v}) -> (${k}, tuple(${keyHex}, ${inner ?? 'NULL'})), ${e})`;
-      return inner === undefined ? undefined : `mapApply((${k}, ${v}) -> (${k}, ${inner}), ${e})`;
+      const ka = auxExpr(t.key, k, want) ?? 'NULL';
+      const va = auxExpr(t.value, v, want) ?? 'NULL';
+      return `tuple('~entries', arrayMap((${k}, ${v}) -> tuple(${k}, ${v}, ${ka}, ${va}), mapKeys(${e}), mapValues(${e})))`;
     }
     default: return undefined;
   }

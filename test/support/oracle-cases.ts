@@ -109,6 +109,10 @@ export const ENGINE_CASES: EngineCase[] = [
     "(CAST(n AS UInt8), toString(n), if(n = 1, NULL, n * 1.5), (n, [n])) AS unnamed",
     "CAST(((n, 'in'), [n]), 'Tuple(outer Tuple(`a.b` UInt8, inner String), arr Array(UInt8))') AS nested_named",
   ].join(', ')) },
+  { name: 'deep nesting beyond any inline depth', sql: rowsOf(3, [
+    `CAST(${pick(["'[]'", "'[[[[[]]]]]'", "'[[[[[(1, {\\'k\\': [1, NULL]}, [[[\\'x\\']]])]]], [[[]]]]]'"])} AS Array(Array(Array(Array(Array(Tuple(a UInt8, m Map(String, Array(Nullable(UInt8))), s Array(Array(Array(String)))))))))) AS deep`,
+    "[[[[[[[[toInt64(n)]]]]]]]] AS a8",
+  ].join(', ')) },
   { name: 'maps incl. Map(String, Array(Tuple(a UInt8, b Nullable(String))))', sql: rowsOf(3, [
     `${pick(["map()", "map('k', [(1, 'x'), (2, NULL)])", "map('a', [], 'b', [(255, '')])"])}::Map(String, Array(Tuple(a UInt8, b Nullable(String)))) AS deep`,
     `${pick(["map()", "map(1, 'a')", "map(18446744073709551615, 'max', 0, 'zero')"])}::Map(UInt64, String) AS mu64`,
@@ -181,6 +185,7 @@ export const ENGINE_CASES: EngineCase[] = [
   { name: 'many rows of a mixed schema', heavy: true, sql: `SELECT number AS n, toString(number) AS s, toInt32(number) - 10000 AS i32, number / 7 AS f64,
     toDateTime(1700000000 + number * 3601, 'America/New_York') AS dt, if(number % 5 = 0, NULL, toDecimal64(number, 4) / 3) AS nd,
     toLowCardinality(concat('k', toString(number % 17))) AS lc, [number, number * 2] AS arr FROM numbers(5000) ORDER BY n` },
-  { name: 'hostile column names', sql: "SELECT 1 AS `__proto__`, 2 AS `constructor`, 3 AS `prototype`, 4 AS `a\"b`, 5 AS `1`, 6 AS `with space`, 7 AS `*/`, 8 AS `${x}`, 9 AS `\\xE2\\x80\\xA8`, 10 AS `toString`" },
+  { name: 'hostile column names', sql: "SELECT toInt64(-1) AS `__proto__`, toDate('2024-01-02') AS `constructor`, toUUID('00112233-4455-6677-8899-aabbccddeeff') AS `prototype`, "
+    + "'é' AS `a\"b`, toUInt64(5) AS `1`, 6 AS `with space`, toDecimal32(-1.5, 2) AS `*/`, toDateTime64(0, 3, 'UTC') AS `${x}`, 9 AS `\xE2\x80\xA8`, map('k', 1) AS `toString`" },
 ];
 

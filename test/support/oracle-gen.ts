@@ -61,6 +61,11 @@ function geoType(kind: string): GenType {
   return { sql: kind, value: v.map((x) => `CAST('${x}' AS ${kind})`), nullable: false };
 }
 
+function uuidText(b: Uint8Array): string {
+  const h = hex(b);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 const dayText = (days: number): string => new Date(days * 86400000).toISOString().slice(0, 10);
 
 /** Scalar types (no composite inside). */
@@ -87,10 +92,7 @@ export function scalarType(zones: readonly string[] = ZONES): fc.Arbitrary<GenTy
     fc.constant(typed('Time', fc.integer({ min: -3599999, max: 3599999 }).map(String))),
     fc.integer({ min: 0, max: 9 }).map((p) => typed(`Time64(${p})`, fc.tuple(fc.integer({ min: -3599999, max: 3599999 }), fc.integer({ min: 0, max: 999999999 }))
       .map(([s, f]) => `toDecimal64(${sq(`${s}.${String(f).padStart(9, '0')}`)}, 9)`))),
-    fc.constant(typed('UUID', fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => {
-      const h = hex(b);
-      return `toUUID('${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}')`;
-    }))),
+    fc.constant(typed('UUID', fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => `toUUID('${uuidText(b)}')`))),
     fc.constant(typed('IPv4', fc.integer({ min: 0, max: 2 ** 32 - 1 }).map((v) => `toIPv4(${v})`))),
     fc.constant(typed('IPv6', fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => `toIPv6(IPv6NumToString(toFixedString(unhex('${hex(b)}'), 16)))`))),
     fc.constantFrom('Nanosecond', 'Second', 'Day', 'Month', 'Year').map((u) => typed(`Interval${u}`, fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((v) => `toInterval${u}(${sq(v.toString())})`), false)),
@@ -114,7 +116,11 @@ function nullableOf(inner: GenType): GenType {
 const KEY_TYPES: GenType[] = [
   typed('String', fc.string({ maxLength: 5 }).map(sq)),
   typed('LowCardinality(String)', fc.constantFrom('a', 'b', '__proto__', '').map(sq)),
-  intType('UInt64'), intType('Int32'),
+  intType('UInt64'), intType('Int32'), intType('Int128'),
+  typed('Date', fc.integer({ min: 0, max: 65535 }).map((d) => sq(dayText(d)))),
+  typed('DateTime(\'UTC\')', fc.integer({ min: 0, max: 2 ** 32 - 1 }).map(String)),
+  typed('UUID', fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => `toUUID('${uuidText(b)}')`)),
+  typed('FixedString(2)', fc.uint8Array({ maxLength: 2 }).map((b) => `unhex('${hex(b)}')`)),
 ];
 
 /** Scalars without Interval* and with fold-free zones: the engine rejects intervals in Variant next to numbers and fails
