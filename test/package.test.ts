@@ -279,3 +279,18 @@ test('npm pack ships dist/src, README, package.json and license files only', () 
   const stale = files.filter((p) => p.startsWith('dist/src/')).map((p) => p.replace(/^dist\//, '').replace(/\.(d\.ts|js\.map|js)$/, '.ts')).filter((src) => !existsSync(join(ROOT, src)));
   assert.deepEqual([...new Set(stale)], [], 'dist/src holds output of sources that no longer exist');
 });
+
+// `npm ci` refuses a lock file that lacks any optional dependency of a locked package. chdb's
+// platform packages for other systems are not served by the registry this project installs from,
+// so `npm install` drops them from the lock; they are kept as os/cpu-restricted entries (npm skips
+// them on other platforms without fetching). This keeps `npm ci` (what CI runs) working.
+test('package-lock.json records every optional platform package of chdb', () => {
+  const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+    packages: Record<string, { optionalDependencies?: Record<string, string> }>;
+  };
+  const chdb = lock.packages['node_modules/chdb'];
+  assert.ok(chdb, 'chdb is locked');
+  for (const name of Object.keys(chdb.optionalDependencies ?? {})) {
+    assert.ok(lock.packages[`node_modules/${name}`], `${name} is in package-lock.json (else npm ci fails)`);
+  }
+});
