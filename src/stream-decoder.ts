@@ -9,6 +9,17 @@ export interface ColumnInfo {
 
 export type Row = Record<string, unknown> | unknown[];
 
+/**
+ * Rows of one decoded part of a body (a Native block), built on demand: `row(i)` returns a fresh
+ * row equal to the one `push` would have returned, for 0 ≤ i < length. The source holds only the
+ * part's compact column data, so a consumer that takes rows one by one and drops each keeps them
+ * short-lived; dropping the source frees the part.
+ */
+export interface RowSource<R = Row> {
+  readonly length: number;
+  row(i: number): R;
+}
+
 export interface RowStreamDecoder<R = Row> {
   /** Column names and types once the header (or first block) has been read; undefined before. */
   readonly columns: readonly ColumnInfo[] | undefined;
@@ -19,12 +30,19 @@ export interface RowStreamDecoder<R = Row> {
    */
   push(chunk: Uint8Array): R[];
   /**
+   * Optional: like `push`, but the completed rows come as RowSources in order (none for a chunk
+   * that completed no row). Decoders offer it when building rows lazily is cheaper than building
+   * them all at once. A decoder may expect one of push / pushSources to be used for a whole body
+   * (mixing them must still give every row once, in order).
+   */
+  pushSources?(chunk: Uint8Array): RowSource<R>[];
+  /**
    * The body ended. Throws a ChwireDecodeError naming column, row and byte offset when bytes of an
    * incomplete row, block or header remain: a truncated body is never a short result.
    */
   end(): void;
   /** Total bytes pushed so far. */
   readonly bytesIn: number;
-  /** Total rows returned so far. */
+  /** Total rows returned so far (by push, or in the sources pushSources returned). */
   readonly rowCount: number;
 }

@@ -91,7 +91,7 @@ const EDGES = [
   '2023-01-00 00:00:00', '2023-01-32 00:00:00', '2023-01-01 24:00:00', '2023-01-01 23:60:00', '2023-01-01 23:59:60',
   '1969-12-31 23:59:59', '1970-01-01 00:00:00', '2106-02-07 06:28:15', '2106-02-07 06:28:16', '9999-12-31 23:59:59',
   '2023-01-01T10:11:12Z', '2023-01-01 10:11:12z', '2023-01-01 10:11:12 ', ' 2023-01-01 10:11:12', '2023-1-01 10:11:12',
-  '2023-01-01\t10:11:12', '２０２３-01-01 10:11:12', '2023-01-01 10:11:1a', '2023-01-01 10:11',
+  '2023-03-01 00:00:00', '2038-01-19 03:14:08', '2023-01-01\t10:11:12', '２０２３-01-01 10:11:12', '2023-01-01 10:11:1a', '2023-01-01 10:11',
 ];
 
 test('DateTime text: calendar, clock and range edges agree with the general parser and with the engine', async () => {
@@ -101,9 +101,10 @@ test('DateTime text: calendar, clock and range edges agree with the general pars
     if (fast >= 0) assert.equal(fast, parseIso(text)?.seconds, text);
     for (const shape of ['object', 'array'] as const) assert.equal(encodeOutcome(text, shape), want, `${shape} ${text}`);
   }
-  // The engine's own reading of the texts the fast path accepts (its 'best effort' parser takes the
-  // same shapes) is the final word on the stored second.
-  const accepted = EDGES.filter((t) => fixedDateTime(t) >= 0);
+  // The engine's own reading of the in-range texts the fast path accepts (its 'best effort' parser
+  // takes the same shapes) is the final word on the stored second. (Beyond 2106-02-07 06:28:15 the
+  // engine saturates to the maximum; chwire refuses such a value instead, like every out-of-range one.)
+  const accepted = EDGES.filter((t) => fixedDateTime(t) >= 0 && reference(t) !== undefined);
   assert.ok(accepted.length >= 8, 'the edge list exercises the fast path');
   const rows = await engineJsonRows(`SELECT ${accepted.map((t) => `toUnixTimestamp(parseDateTimeBestEffort(${sqlString(t)}, 'UTC'))`).join(', ')}`);
   assert.deepEqual(rows[0]!.map(Number), accepted.map((t) => encodeOutcome(t, 'object')));

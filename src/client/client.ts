@@ -160,10 +160,14 @@ class ChwireClient implements Client, ClientCore {
 
   async fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
     const s = this.stream<R>(sql, opts);
-    const rows: R[] = [];
+    // The first decoded batch (a fresh array the decoder hands over) becomes the result, so a
+    // Native body read in one block is never copied row by row.
+    let rows: R[] | undefined;
     for await (const batch of s.batches()) {
-      for (let i = 0; i < batch.length; i++) rows.push(batch[i]!);
+      if (rows === undefined) rows = batch;
+      else for (let i = 0; i < batch.length; i++) rows.push(batch[i]!);
     }
+    rows ??= [];
     Object.defineProperties(rows, {
       columns: { value: s.columns ?? [], enumerable: false },
       queryId: { value: s.queryId, enumerable: false },

@@ -160,10 +160,12 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
     }
   })();
   const list = cols.map((c) => quoteIdentifier(c.name)).join(', ');
-  // Every Native block is written as it arrives (no squashing into bigger blocks), so an insert
-  // stopped at block k leaves exactly blocks 0..k-1 in the table.
-  auto['min_insert_block_size_rows'] = '0';
-  auto['min_insert_block_size_bytes'] = '0';
+  // The server's own squashing (min_insert_block_size_rows/bytes) is left on: it gathers the blocks
+  // into parts of up to ~1M rows, as for any other client. Forcing one part per block (both at 0)
+  // cost the server 1.5× the CPU at 65 536-row blocks and 5–8× at 16 384 (one MergeTree part per
+  // block, then merges; small blocks reach "too many parts"). Atomicity does not depend on it: the
+  // body always ends cleanly after the last good block, and the server writes what it squashed
+  // when the body ends, so blocks 0..k-1 are committed either way.
   const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, opts, auto);
   if (inputError !== undefined) throw inputError;
   return result;

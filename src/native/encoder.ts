@@ -58,8 +58,11 @@ function smallInt(ctor: string, bits: number, signed: boolean, test: string): In
 function int64(signed: boolean): Inline {
   return {
     alloc: (k) => `const a${k} = new ${signed ? 'BigInt64Array' : 'BigUint64Array'}(n), u${k} = new Uint32Array(a${k}.buffer);`,
-    // Safe-integer numbers are split into two 32-bit words: no BigInt allocated per value.
-    store: (k) => `if (typeof v === 'number' && Number.isSafeInteger(v)${signed ? '' : ' && v >= 0'}) { u${k}[2 * j] = v >>> 0; u${k}[2 * j + 1] = Math.floor(v / 4294967296) >>> 0; } else a${k}[j] = S[${k}](v);`,
+    // Safe-integer numbers are split into two 32-bit words: no BigInt allocated per value. A value
+    // that fits 32 bits (the common id) takes one store: the high word is the sign, and the fresh
+    // array is already zero.
+    store: (k) => `if (typeof v === 'number') { if (${signed ? '(v | 0) === v) { u' + k + '[2 * j] = v; u' + k + '[2 * j + 1] = v >> 31; }' : '(v >>> 0) === v) u' + k + '[2 * j] = v;'}` +
+      ` else if (Number.isSafeInteger(v)${signed ? '' : ' && v >= 0'}) { u${k}[2 * j] = v >>> 0; u${k}[2 * j + 1] = Math.floor(v / 4294967296) >>> 0; } else a${k}[j] = S[${k}](v); } else a${k}[j] = S[${k}](v);`,
     out: (k) => `a${k}`,
     slow: makeBigInt(intRange(64, signed)),
   };

@@ -11,8 +11,12 @@
 //   the block's first row and the body offset where the bytes ran out.
 // - Row builders: column names reach generated source only as JSON.stringify-quoted keys of an
 //   object literal; `__proto__` uses a computed key so it becomes an own property.
+// - `pushSources` (streams): a completed block becomes a RowSource whose `row(i)` builds row i on
+//   demand; columns with a lazy form (lazy-columns.ts) keep raw data until then, the others their
+//   eager values. Rows equal those of `push`. The mode is fixed by the first call: `push` on a
+//   lazy decoder builds every row of its sources, `pushSources` on an eager one wraps its rows.
 import { ChwireDecodeError } from '../errors.js';
-import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
+import type { ColumnInfo, Row, RowSource, RowStreamDecoder } from '../stream-decoder.js';
 import type { TypeNode } from '../types/ast.js';
 import { createCursor, resetCursor, type Cursor } from '../io/cursor.js';
 import { NEED_MORE } from '../io/need-more.js';
@@ -22,6 +26,7 @@ import { columnReader, type ColumnReader, type ReaderContext, type Values, type 
 import { readBlock, newProgress, SlotCache, type BlockProgress } from './block-reader.js';
 import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOptions } from './options.js';
 import { specialReader } from './column-dynamic.js';
+import { lazyColumn, type LazyColumn } from './lazy-columns.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
 
@@ -46,39 +51,81 @@ function rowBuilder(names: readonly string[], shape: 'object' | 'array'): RowBui
   return b;
 }
 
+type SourceFactory = (cols: readonly unknown[], ats: readonly (((d: unknown, i: number) => unknown) | undefined)[]) => (i: number) => Row;
+const factories = new Map<string, SourceFactory>();
+
+/**
+ * A factory of per-block `row(i)` functions for these names, shape and lazy columns (compiled once
+ * per column list and cached, bounded): column k is read as `c<k>[i]` (eager values) or
+ * `g<k>(c<k>, i)` (lazy data and its converter), both hoisted into the closure of the block.
+ */
+function sourceFactory(names: readonly string[], shape: 'object' | 'array', lazy: readonly boolean[]): SourceFactory {
+  const key = shape + '\u0000' + lazy.map((l) => (l ? 1 : 0)).join('') + '\u0000' + JSON.stringify(names);
+  let f = factories.get(key);
+  if (f !== undefined) return f;
+  const hoist = names.map((_, k) => `const c${k} = c[${k}]${lazy[k] ? `, g${k} = g[${k}]` : ''};`);
+  const parts = names.map((name, k) => {
+    const value = lazy[k] ? `g${k}(c${k}, i)` : `c${k}[i]`;
+    if (shape === 'array') return value;
+    return name === '__proto__' ? `["__proto__"]: ${value}` : `${JSON.stringify(name)}: ${value}`;
+  });
+  const body = shape === 'array' ? `[${parts.join(', ')}]` : `{ ${parts.join(', ')} }`;
+  const source = `'use strict';\nreturn function make(c, g) {\n  ${hoist.join('\n  ')}\n  return function row(i) { return ${body}; };\n};\n`;
+  f = new Function(`${source}//# sourceURL=chwire/native-rows/${hash(source)}.js\n`)() as SourceFactory;
+  if (factories.size >= 256) factories.delete(factories.keys().next().value!);
+  factories.set(key, f);
+  return f;
+}
+
 function hash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-function readerFactory(opts: ResolvedNativeOptions, views: boolean): (name: string, type: string, node: TypeNode) => ColumnReader {
+/** A column's eager reader and, for a lazy decoder, its lazy form (when its type has one). */
+interface SlotReaders { readonly eager: ColumnReader; readonly lazy: LazyColumn | undefined }
+
+function readerFactory(opts: ResolvedNativeOptions, views: boolean, lazy: () => boolean): (name: string, type: string, node: TypeNode) => SlotReaders {
   return (name, type, node) => {
-    const ctx: ReaderContext = { o: opts.forColumn(name), views, special: specialReader, binaryTypes: opts.binaryTypes };
-    return columnReader(node, ctx, type);
+    const o = opts.forColumn(name);
+    const ctx: ReaderContext = { o, views, special: specialReader, binaryTypes: opts.binaryTypes };
+    return { eager: columnReader(node, ctx, type), lazy: lazy() ? lazyColumn(node, o) : undefined };
   };
 }
 
 /** Reads blocks from one buffer (or a queue's buffer) and appends their rows to `out`. */
 class BlockRows {
-  readonly cache: SlotCache<ColumnReader>;
-  readonly progress: BlockProgress<ColumnReader> = newProgress();
-  private values: Values[] = [];
+  readonly cache: SlotCache<SlotReaders>;
+  readonly progress: BlockProgress<SlotReaders> = newProgress();
+  private values: unknown[] = [];
   columns: ColumnInfo[] | undefined;
   private signature = '';
   private build: RowBuilder | undefined;
+  private make: SourceFactory | undefined;
+  private ats: (((d: unknown, i: number) => unknown) | undefined)[] = [];
   rowCount = 0;
+  /** Whether completed blocks become RowSources (set before the first block is read). */
+  lazy = false;
 
   constructor(private readonly opts: ResolvedNativeOptions, views: boolean) {
-    this.cache = new SlotCache(readerFactory(opts, views), opts.binaryTypes);
+    this.cache = new SlotCache(readerFactory(opts, views, () => this.lazy), opts.binaryTypes);
   }
 
-  /** Read the block at `start`; returns false (keeping progress) when the bytes end inside it. */
-  block(c: Cursor, start: number, origin: number, out: Row[]): boolean {
+  /**
+   * Read the block at `start`; returns false (keeping progress) when the bytes end inside it.
+   * Its rows go to `out`, or (lazy) one RowSource for the block goes to `sources`.
+   */
+  block(c: Cursor, start: number, origin: number, out: Row[], sources?: RowSource<Row>[]): boolean {
     try {
       readBlock(c, start, this.progress, this.cache, origin, this.rowCount, (slot, k, rows) => {
-        slot.reader.prefix(c);
-        this.values[k] = slot.reader.read(c, rows);
+        const r = slot.reader;
+        if (r.lazy !== undefined) {
+          this.values[k] = r.lazy.read(c, rows);
+        } else {
+          r.eager.prefix(c);
+          this.values[k] = r.eager.read(c, rows);
+        }
       });
     } catch (e) {
       if (e === NEED_MORE) return false;
@@ -94,11 +141,21 @@ class BlockRows {
       }
       this.signature = sig;
       this.columns = p.slots.map((s) => ({ name: s.name, type: s.type }));
-      this.build = rowBuilder(p.slots.map((s) => s.name), this.opts.rows);
+      const names = p.slots.map((s) => s.name);
+      if (this.lazy) {
+        this.ats = p.slots.map((s) => s.reader.lazy?.at);
+        this.make = sourceFactory(names, this.opts.rows, this.ats.map((a) => a !== undefined));
+      } else {
+        this.build = rowBuilder(names, this.opts.rows);
+      }
     }
     const cols = this.values.slice(0, p.ncols);
-    const build = this.build!;
-    for (let i = 0; i < rows; i++) out.push(build(cols, i));
+    if (this.lazy) {
+      if (rows > 0) sources!.push({ length: rows, row: this.make!(cols, this.ats) });
+    } else {
+      const build = this.build!;
+      for (let i = 0; i < rows; i++) out.push(build(cols as Values[], i));
+    }
     this.rowCount += rows;
     this.values = [];
     return true;
@@ -127,17 +184,45 @@ class NativeRowDecoder implements RowStreamDecoder {
   get columns(): readonly ColumnInfo[] | undefined { return this.rows.columns; }
   get rowCount(): number { return this.rows.rowCount; }
 
+  /** Whether the first call was pushSources (undefined before any call). */
+  private lazy: boolean | undefined;
+
   push(chunk: Uint8Array): Row[] {
+    this.lazy ??= false;
+    if (!this.lazy) {
+      const out: Row[] = [];
+      this.feed(chunk, out, undefined);
+      return out;
+    }
+    const out: Row[] = [];
+    for (const s of this.pushSources(chunk)) for (let i = 0; i < s.length; i++) out.push(s.row(i));
+    return out;
+  }
+
+  pushSources(chunk: Uint8Array): RowSource<Row>[] {
+    if (this.lazy === undefined) {
+      this.lazy = true;
+      this.rows.lazy = true;
+    }
+    if (!this.lazy) {
+      const rows = this.push(chunk);
+      return rows.length === 0 ? [] : [{ length: rows.length, row: (i) => rows[i]! }];
+    }
+    const sources: RowSource<Row>[] = [];
+    this.feed(chunk, [], sources);
+    return sources;
+  }
+
+  private feed(chunk: Uint8Array, out: Row[], sources: RowSource<Row>[] | undefined): void {
     this.bytesIn += chunk.length;
     this.queue.append(chunk);
-    if (this.queue.length < this.waitFor) return [];
-    const out: Row[] = [];
+    if (this.queue.length < this.waitFor) return;
     const q = this.queue;
     const c = this.cursor;
     while (q.length > 0) {
       resetCursor(c, q.buf, q.start, q.end);
       c.origin = this.consumed - q.start;
-      if (!this.rows.block(c, q.start, this.consumed - q.start, out)) {
+      if (!this.rows.block(c, q.start, this.consumed - q.start, out, sources)) {
         this.waitFor = Math.max(c.need - q.start, q.length + 1);
         break;
       }
@@ -146,7 +231,6 @@ class NativeRowDecoder implements RowStreamDecoder {
       q.consume(used);
       this.waitFor = 0;
     }
-    return out;
   }
 
   end(): void {

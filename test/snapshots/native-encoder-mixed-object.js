@@ -16,7 +16,7 @@ return function encodeBlock(rows, start, end, rowBase) {
       let keys = 0, present = 0;
       for (const _ in r) keys++;
       col = 0; v = r["id"]; if (v !== undefined) present++;
-      if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) { u0[2 * j] = v >>> 0; u0[2 * j + 1] = Math.floor(v / 4294967296) >>> 0; } else a0[j] = S[0](v);
+      if (typeof v === 'number') { if ((v >>> 0) === v) u0[2 * j] = v; else if (Number.isSafeInteger(v) && v >= 0) { u0[2 * j] = v >>> 0; u0[2 * j + 1] = Math.floor(v / 4294967296) >>> 0; } else a0[j] = S[0](v); } else a0[j] = S[0](v);
       col = 1; v = r["s"]; if (v !== undefined) present++;
       c1[j] = v;
       col = 2; v = r["t"]; if (v !== undefined) present++;
@@ -48,4 +48,4 @@ return function encodeBlock(rows, start, end, rowBase) {
   catch (e) { throw H.dataError(e, 5, rowBase); }
   return s.chunks();
 };
-//# sourceURL=chwire/native-encoder/fefd31fd.js
+//# sourceURL=chwire/native-encoder/6f4eb769.js

@@ -1,0 +1,152 @@
+// Lazy Native columns for streamed rows: a block's column kept as compact raw data (a typed array,
+// or bytes plus an offset table for strings) and turned into one JS value per row only when that
+// row is built. Used by the row decoder's `pushSources` so that a row's values are allocated
+// when the consumer takes the row and die young with it, instead of a whole 65 536-row block of
+// boxed values living (and being copied by every scavenge) at once.
+//
+// Invariants:
+// - `at(data, i)` returns exactly the value the eager reader (column-readers.ts) gives for row i
+//   with the same options: the same shared converters are called on the same bytes.
+// - Only types whose conversion cannot fail and that carry no state prefix have a lazy form, so
+//   every decode error is still raised while the block is read, never while a row is built;
+//   other types return undefined and the caller keeps their eager column.
+// - `read` copies what it keeps (streams reuse their buffer) and throws NEED_MORE with `c.need`
+//   an exact lower bound; a String column that spans chunks resumes where the last attempt
+//   stopped (keyed by body offset), so a long column is scanned once, not once per chunk.
+import type { TypeNode } from '../types/ast.js';
+import type { ResolvedValueOptions } from '../plan/options.js';
+import { NEED_MORE } from '../io/need-more.js';
+import { fault, MAX_LENGTH } from '../io/fault.js';
+import { readVarUInt } from '../io/varint.js';
+import { utf8Decode } from '../io/utf8.js';
+import { copyBytes } from '../io/bytes.js';
+import { readInt64Number, readInt64String, readUInt64Number, readUInt64String } from '../io/bigint.js';
+import {
+  daysToDate, daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis,
+} from '../convert/datetime.js';
+import { uuidToString, uuidToBytes } from '../convert/uuid.js';
+import { ipv4ToString, ipv6ToString } from '../convert/ip.js';
+import { need, type NativeCursor } from './column-readers.js';
+
+/** One column of one block, as kept until its rows are built. */
+export type LazyData = unknown;
+
+export interface LazyColumn {
+  /** Read n values' raw data (no state prefix: lazy types have none). */
+  read(c: NativeCursor, n: number): LazyData;
+  /** The JS value of row i. */
+  readonly at: (data: LazyData, i: number) => unknown;
+}
+
+/** Raw fixed-width bytes of a column, read per row through the same (dv, u8, p) getters as eager. */
+interface Raw { readonly dv: DataView; readonly u8: Uint8Array }
+type RawGet = (r: Raw, p: number) => unknown;
+
+function fixed(width: number, get: RawGet): LazyColumn {
+  return {
+    read(c, n) {
+      need(c, width * n);
+      const u8 = copyBytes(c.u8, c.pos, c.pos + width * n);
+      c.pos += width * n;
+      return { dv: new DataView(u8.buffer), u8 } satisfies Raw;
+    },
+    at: (d, i) => get(d as Raw, i * width),
+  };
+}
+
+/** DateTime as a Uint32Array copy: the hottest lazy type, read without a DataView per value. */
+function seconds(conv: (s: number) => unknown): LazyColumn {
+  return {
+    read(c, n) {
+      need(c, 4 * n);
+      const a = new Uint32Array(copyBytes(c.u8, c.pos, c.pos + 4 * n).buffer);
+      c.pos += 4 * n;
+      return a;
+    },
+    at: (d, i) => conv((d as Uint32Array)[i]!),
+  };
+}
+
+/** Exact Int64: a number when it is safe, else a bigint (the tick converters take either). */
+function int64Exact(r: Raw, p: number): number | bigint {
+  const hi = r.dv.getInt32(p + 4, true);
+  if (hi < 0x200000 && hi >= -0x200000) return readInt64Number(r.dv, p);
+  return r.dv.getBigInt64(p, true);
+}
+
+/** String column data: a copy of the column's bytes and where each value starts and ends in it. */
+interface Strings { readonly b: Uint8Array; readonly s: Uint32Array; readonly e: Uint32Array }
+/** A String column scan stopped by the end of the bytes, keyed by the body offset it started at. */
+interface Scan { start: number; n: number; i: number; at: number; s: Uint32Array; e: Uint32Array }
+
+function strings(bytes: boolean): LazyColumn {
+  let memo: Scan | undefined;
+  return {
+    read(c, n) {
+      const origin = c.origin ?? 0;
+      const start = origin + c.pos;
+      let scan: Scan;
+      if (memo !== undefined && memo.start === start && memo.n === n) {
+        scan = memo;
+        c.pos = scan.at - origin;
+      } else {
+        scan = { start, n, i: 0, at: start, s: new Uint32Array(n), e: new Uint32Array(n) };
+      }
+      memo = undefined;
+      const colStart = start - origin;
+      const { s, e } = scan;
+      let i = scan.i;
+      let at = c.pos;
+      try {
+        for (; i < n; i++) {
+          at = c.pos;
+          const len = readVarUInt(c);
+          if (len > MAX_LENGTH) throw fault(`string length ${len} is beyond the engine's limit`, at);
+          // The rest of the column needs at least one byte per remaining value.
+          need(c, len + (n - i - 1));
+          s[i] = c.pos - colStart;
+          c.pos += len;
+          e[i] = c.pos - colStart;
+        }
+      } catch (err) {
+        // Resume at value i from its length prefix (c.pos may be past it).
+        if (err === NEED_MORE && c.origin !== undefined) { scan.i = i; scan.at = origin + at; memo = scan; }
+        throw err;
+      }
+      return { b: copyBytes(c.u8, colStart, c.pos), s, e } satisfies Strings;
+    },
+    at: bytes
+      ? (d, i) => { const x = d as Strings; return copyBytes(x.b, x.s[i]!, x.e[i]!); }
+      : (d, i) => { const x = d as Strings; return utf8Decode(x.b, x.s[i]!, x.e[i]!); },
+  };
+}
+
+function fixedStrings(length: number, bytes: boolean): LazyColumn {
+  return fixed(length, bytes ? (r, p) => copyBytes(r.u8, p, p + length) : (r, p) => utf8Decode(r.u8, p, p + length));
+}
+
+/** The lazy form of a column of type `t`, or undefined when it keeps the eager reader. */
+export function lazyColumn(t: TypeNode, o: ResolvedValueOptions): LazyColumn | undefined {
+  switch (t.kind) {
+    case 'String': return strings(o.strings === 'bytes');
+    case 'FixedString': return fixedStrings(t.length, o.strings === 'bytes');
+    case 'UInt64':
+      if (o.int64 === 'bigint') return undefined; // already a typed array (no per-value boxing)
+      return fixed(8, o.int64 === 'number' ? (r, p) => readUInt64Number(r.dv, p) : (r, p) => readUInt64String(r.dv, p));
+    case 'Int64':
+      if (o.int64 === 'bigint') return undefined;
+      return fixed(8, o.int64 === 'number' ? (r, p) => readInt64Number(r.dv, p) : (r, p) => readInt64String(r.dv, p));
+    case 'Date': return fixed(2, o.date === 'Date' ? (r, p) => daysToDate(r.dv.getUint16(p, true)) : (r, p) => daysToString(r.dv.getUint16(p, true)));
+    case 'Date32': return fixed(4, o.date === 'Date' ? (r, p) => daysToDate(r.dv.getInt32(p, true)) : (r, p) => daysToString(r.dv.getInt32(p, true)));
+    case 'DateTime': return seconds(o.datetime === 'Date' ? (s) => new Date(s * 1000) : o.datetime === 'string' ? secondsToIso : (s) => s * 1000);
+    case 'DateTime64': {
+      const P = t.precision;
+      return fixed(8, o.datetime === 'Date' ? (r, p) => ticksToDate(int64Exact(r, p), P)
+        : o.datetime === 'string' ? (r, p) => ticksToIso(int64Exact(r, p), P) : (r, p) => ticksToMillis(int64Exact(r, p), P));
+    }
+    case 'UUID': return fixed(16, o.uuid === 'string' ? (r, p) => uuidToString(r.u8, p) : (r, p) => uuidToBytes(r.u8, p));
+    case 'IPv4': return fixed(4, (r, p) => ipv4ToString(r.dv.getUint32(p, true)));
+    case 'IPv6': return fixed(16, (r, p) => ipv6ToString(r.u8, p));
+    default: return undefined;
+  }
+}
