@@ -152,3 +152,9 @@ test('nesting deeper than the limit is an error, not a stack overflow', () => {
   const ok = 'Array('.repeat(100) + 'UInt8' + ')'.repeat(100);
   assert.equal(printType(parseType(ok)), ok);
 });
+
+test('a negative zero in an enum value is the integer 0 (found by the mangled-names property)', () => {
+  const t = parseType("Enum8('a' = -00)");
+  assert.ok(t.kind === 'Enum8' && Object.is(t.entries[0]!.value, 0));
+  assert.deepStrictEqual(parseType(printType(t)), t);
+});

@@ -155,7 +155,9 @@ export class TypeParser {
     const n = Number(m[0]);
     if (!Number.isSafeInteger(n)) this.fail(`${what} is too large`);
     this.pos += m[0].length;
-    return n;
+    // `-0` is the integer 0: never let a negative zero into the AST (it would print as `0` and
+    // compare unequal to the reparsed value).
+    return n === 0 ? 0 : n;
   }
 
   private boundedInt(what: string, min: number, max: number): number {
