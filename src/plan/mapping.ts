@@ -102,7 +102,7 @@ export function renderTypeMapping(): string {
     '**Rows.** `rows: \'object\'` (default): one plain object per row, column names as own properties in',
     'column order, built by one object literal so every row shares one hidden class (`__proto__`,',
     '`constructor`, `prototype`, `""` are ordinary own properties; a repeated column name keeps the',
-    'first position and the last value). `rows: \'array\'`: an array per row in column order (faster).',
+    'first position and the last value). `rows: \'array\'`: an array per row in column order.',
     '',
     '**Mutable values are never shared.** Every `Date` and every `Uint8Array` is a new object per value,',
     'so mutating one row never changes another. Only immutable values (strings, numbers, bigints) may',
