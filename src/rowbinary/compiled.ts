@@ -12,7 +12,7 @@ import { resolvePlan, type RowPlan } from '../plan/resolve.js';
 import { compileFactory, BoundedCache } from '../codegen/compile.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault } from '../io/fault.js';
-import { createCursor, type Cursor } from '../io/cursor.js';
+import { createCursor, resetCursor, type Cursor } from '../io/cursor.js';
 import { plainBytes } from '../io/bytes.js';
 import type { ColumnInfo, Row } from '../stream-decoder.js';
 import { generateRowDecoder } from './generate.js';
@@ -81,13 +81,7 @@ class RowDecoderInstance implements CompiledRowDecoder {
   decode(bytes: Uint8Array, start: number, end: number, out: Row[], final: boolean, base = 0, rowBase = 0): number {
     const cur = this.cur;
     bytes = plainBytes(bytes);
-    if (cur.u8 !== bytes) {
-      cur.u8 = bytes;
-      cur.dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
-    cur.pos = start;
-    cur.end = end;
-    cur.need = 0;
+    resetCursor(cur, bytes, start, end);
     this.lastNeed = 0;
     const before = out.length;
     try {
