@@ -49,16 +49,13 @@ export function daysToString(days: number): string {
 }
 
 function daysToStringSlow(days: number): string {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return pad4(y) + '-' + PAD2[m] + '-' + PAD2[d];
+  // civil() packs y * 10000 + mmdd with 0101 <= mmdd <= 1231, so flooring recovers y also for
+  // negative and 5+-digit years.
+  const c = civil(days);
+  const y = Math.floor(c / 10000);
+  const md = c - y * 10000;
+  const m = Math.floor(md / 100);
+  return pad4(y) + '-' + PAD2[m] + '-' + PAD2[md - m * 100];
 }
 
 /** Midnight UTC of a day count, as a new Date. */
