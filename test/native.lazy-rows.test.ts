@@ -36,7 +36,7 @@ function chunksOf(bytes: Uint8Array, sizes: readonly number[]): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let at = 0, k = 0; at < bytes.length; k++) {
     const n = sizes[k % sizes.length]!;
-    out.push(bytes.slice(at, at + n));
+    out.push(new Uint8Array(bytes.subarray(at, at + n))); // not slice(): on a Buffer that is a view
     at += n;
   }
   return out;
@@ -50,32 +50,42 @@ function eagerRows(chunks: readonly Uint8Array[], options?: DecodeOptions): Row[
   return rows;
 }
 
-/** Rows through pushSources, the buffer of each chunk overwritten after the call (streams reuse it). */
-function lazyRows(chunks: readonly Uint8Array[], options?: DecodeOptions): { rows: Row[]; sources: number; rowCount: number } {
+/**
+ * Rows through pushSources, the buffer of each chunk overwritten after the call (streams reuse
+ * it). `deferred`: every source is kept and its rows built only after the whole body went in, so
+ * a source whose data were views of decoder memory later reused would give wrong rows.
+ */
+function lazyRows(chunks: readonly Uint8Array[], options?: DecodeOptions, deferred = false): { rows: Row[]; sources: number; rowCount: number } {
   const d = createNativeDecoder(options);
   assert.ok(d.pushSources !== undefined, 'the Native decoder offers pushSources');
   const rows: Row[] = [];
+  const kept: RowSource<Row>[] = [];
   let sources = 0;
+  const build = (s: RowSource<Row>): void => { for (let i = 0; i < s.length; i++) rows.push(s.row(i)); };
   for (const c of chunks) {
-    const scratch = c.slice();
+    const scratch = new Uint8Array(c);
     const got = d.pushSources(scratch);
     scratch.fill(0xee);
     for (const s of got) {
       assert.ok(s.length > 0, 'no empty source');
       sources++;
-      for (let i = 0; i < s.length; i++) rows.push(s.row(i));
+      if (deferred) kept.push(s);
+      else build(s);
     }
   }
   d.end();
+  for (const s of kept) build(s);
   return { rows, sources, rowCount: d.rowCount };
 }
 
 function assertSame(bytes: Uint8Array, sizes: readonly number[], options: DecodeOptions | undefined, what: string): void {
   const chunks = chunksOf(bytes, sizes);
   const eager = eagerRows(chunks, options);
-  const lazy = lazyRows(chunks, options);
-  assert.equal(lazy.rowCount, eager.length, `${what}: rowCount`);
-  assert.ok(sameRows(lazy.rows, eager), `${what}: lazy rows differ from push() rows (chunks ${sizes.join(',')})`);
+  for (const deferred of [false, true]) {
+    const lazy = lazyRows(chunks, options, deferred);
+    assert.equal(lazy.rowCount, eager.length, `${what}: rowCount`);
+    assert.ok(sameRows(lazy.rows, eager), `${what}: lazy rows${deferred ? ' built after the whole body' : ''} differ from push() rows (chunks ${sizes.join(',')})`);
+  }
 }
 
 const OPTION_SETS: DecodeOptions[] = [
