@@ -118,6 +118,20 @@ test('fetchColumns: typed arrays for numeric columns, arrays for the rest', asyn
   assert.equal(s[4242], '4242');
 });
 
+test('Native reads report a top-level DateTime with its zone (binary type headers), columns and rows alike', async () => {
+  const sql = "SELECT toDateTime(1700000000, 'Asia/Tokyo') AS t, [toDateTime(0, 'Europe/Berlin')] AS a, toDateTime(5, 'UTC') AS u";
+  const want = ["DateTime('Asia/Tokyo')", "Array(DateTime('Europe/Berlin'))", "DateTime('UTC')"];
+  const cols = await c.fetchColumns(sql);
+  assert.deepEqual(cols.types, want);
+  assert.deepEqual(cols.columns[0], [new Date(1700000000 * 1000)]);
+  const rows = await c.fetch<{ t: Date }>(sql, { format: 'Native' });
+  assert.deepEqual(rows.columns.map((x) => x.type), want);
+  assert.deepEqual(rows[0]!.t, new Date(1700000000 * 1000));
+  // The user's own setting wins: text headers, where the top-level zone is lost (native.md §2).
+  const text = await c.fetchColumns(sql, { settings: { output_format_native_encode_types_in_binary_format: 0 } });
+  assert.deepEqual(text.types, ['DateTime', "Array(DateTime('Europe/Berlin'))", 'DateTime']);
+});
+
 test('errors: server errors, abort, closed client, a second data directory', async () => {
   await assert.rejects(c.fetch('SELECT * FROM missing_table'), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 60 && e.serverName === 'UNKNOWN_TABLE');
   await assert.rejects(c.fetch('SELEC 1'), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 62);

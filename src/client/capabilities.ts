@@ -10,7 +10,16 @@ export interface Capabilities {
   readonly params: boolean;
   /** The `async_insert` setting exists (sent as 0 so an insert is one synchronous, atomic write). */
   readonly asyncInsert: boolean;
+  /**
+   * Native headers can carry binary type encodings (output_format_native_encode_types_in_binary_format,
+   * 24.7+). Asked for on every Native read: the text header drops a top-level DateTime's zone, the
+   * binary one keeps it, so columns report their real types.
+   */
+  readonly nativeBinaryTypes: boolean;
 }
+
+/** The setting that makes Native headers carry binary type encodings. */
+export const NATIVE_BINARY_TYPES = 'output_format_native_encode_types_in_binary_format';
 
 function atLeast(info: ServerInfo, major: number, minor: number): boolean {
   return info.major > major || (info.major === major && info.minor >= minor);
@@ -23,5 +32,17 @@ export function capabilitiesOf(info: ServerInfo): Capabilities {
     rowFormat: atLeast(info, 20, 1) ? 'RowBinaryWithNamesAndTypes' : 'Native',
     params: atLeast(info, 19, 11),
     asyncInsert: atLeast(info, 21, 11),
+    nativeBinaryTypes: atLeast(info, 24, 7),
   };
+}
+
+/** Native reads: the client's own setting for binary type headers, where the server has it. */
+export function nativeReadSettings(caps: Capabilities): Record<string, string> {
+  return caps.nativeBinaryTypes ? { [NATIVE_BINARY_TYPES]: '1' } : {};
+}
+
+/** Whether a Native body sent with these (final) settings has binary type headers. */
+export function hasBinaryTypeHeaders(settings: Readonly<Record<string, string>>): boolean {
+  const v = settings[NATIVE_BINARY_TYPES];
+  return v === '1' || v === 'true';
 }

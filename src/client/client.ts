@@ -11,7 +11,7 @@ import { createNativeDecoder } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportResponse } from '../transport/types.js';
-import { capabilitiesOf, type Capabilities } from './capabilities.js';
+import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
 import { resolveConfig, renderSetting, type ClientOptions, type Settings } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import { formatQueryParam } from './params.js';
@@ -131,16 +131,17 @@ class ChwireClient implements Client, ClientCore {
   }
 
   /** Sends a query whose body is a result in `format` (or no format: a statement). */
-  private async send(sql: string, opts: QueryOptions, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined }> {
+  private async send(sql: string, opts: QueryOptions, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
     const { info, caps } = await this.capabilities(opts.signal);
     const params = await this.queryParams(opts, caps, info);
     const fmt = format === null ? undefined : opts.format ?? caps.rowFormat;
+    const settings = this.settingsFor(opts, fmt === 'Native' ? nativeReadSettings(caps) : {});
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.transport.request({
-        sql, format: fmt, params, settings: this.settingsFor(opts), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null,
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null,
       });
-      return { response, release, format: fmt };
+      return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
       release();
       throw e;
@@ -151,8 +152,8 @@ class ChwireClient implements Client, ClientCore {
     const queryId = opts.queryId ?? randomUUID();
     const decodeOptions = mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts));
     const open = async (): Promise<OpenedQuery<R>> => {
-      const { response, release, format } = await this.send(sql, opts, '', queryId);
-      const decoder = (format === 'Native' ? createNativeDecoder(decodeOptions) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
+      const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId);
+      const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
       return { response, decoder, release };
     };
     return new RowStreamImpl<R>(open, queryId);

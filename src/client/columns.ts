@@ -5,9 +5,14 @@ import { randomUUID } from 'node:crypto';
 import type { NativeColumns, NativeColumnsOptions } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { ClientCore, ExecOptions } from './client.js';
+import { hasBinaryTypeHeaders, nativeReadSettings } from './capabilities.js';
 
 export type ColumnsOptions = ExecOptions & DecodeOptions & {
-  /** Real column types by name, to restore what the Native header loses (a top-level DateTime's zone). */
+  /**
+   * Real column types by name, to restore what a text Native header loses (a top-level DateTime's
+   * zone). Needed only before ClickHouse 24.7: later servers are asked for binary type headers,
+   * which keep the zone.
+   */
   types?: Readonly<Record<string, string>>;
 };
 
@@ -19,13 +24,14 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
   const params = await core.queryParams(opts, caps, info);
   const release = await core.lock(opts.sessionId);
   try {
-    const response = await core.transport.request({ sql, format: 'Native', params, settings: core.settingsFor(opts), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true });
+    const settings = core.settingsFor(opts, nativeReadSettings(caps));
+    const response = await core.transport.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true });
     const chunks: Uint8Array[] = [];
     for await (const c of response.body) chunks.push(c);
     // Loaded on first use: the columnar reader is only needed by this call.
     const native = await import('../native/index.js');
     const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, ...decode } = opts;
-    const result = native.decodeNativeColumns(chunks, decode as NativeColumnsOptions);
+    const result = native.decodeNativeColumns(chunks, { ...decode, binaryTypes: hasBinaryTypeHeaders(settings) } as NativeColumnsOptions);
     return Object.assign(result, { queryId: response.queryId ?? queryId });
   } finally {
     release();
