@@ -264,20 +264,30 @@ test('the type declarations of `chwire` do not need the chdb package', () => {
 
 interface PackResult { files: { path: string }[] }
 
-test('npm pack ships dist/src, README, package.json and license files only', () => {
+test('npm pack ships dist/src, its TypeScript sources (for the source maps), README, package.json and license files only', () => {
   // --ignore-scripts: a prepack build must not run inside the test (the test runs after tsc).
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path).sort();
-  const allowed = (p: string): boolean => p.startsWith('dist/src/') || p === 'package.json' || /^(README|LICENSE|LICENCE|NOTICE|CHANGELOG)(\.md|\.txt)?$/i.test(p);
+  const allowed = (p: string): boolean => p.startsWith('dist/src/') || /^src\/.*\.ts$/.test(p) || p === 'package.json' || /^(README|LICENSE|LICENCE|NOTICE|CHANGELOG)(\.md|\.txt)?$/i.test(p);
   assert.deepEqual(files.filter((p) => !allowed(p)), [], 'files outside the allowed set');
   assert.ok(!files.some((p) => /(^|\/)(test|tests|fixtures|bench|demo|scripts|notes)\//.test(p) || /\.test\.js$/.test(p)), 'tests, fixtures or benches in the tarball');
-  for (const p of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/codec.js', 'dist/src/codec.d.ts']) {
+  for (const p of ['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/codec.js', 'dist/src/codec.d.ts']) {
     assert.ok(files.includes(p), `${p} is not in the tarball`);
   }
   // Every shipped module is the output of a current source file: a renamed or deleted source
   // leaves its old output in dist/, and npm would publish it (clean dist/ before packing).
   const stale = files.filter((p) => p.startsWith('dist/src/')).map((p) => p.replace(/^dist\//, '').replace(/\.(d\.ts|js\.map|js)$/, '.ts')).filter((src) => !existsSync(join(ROOT, src)));
   assert.deepEqual([...new Set(stale)], [], 'dist/src holds output of sources that no longer exist');
+  // Every source map points at a source that is shipped too (a debugger would show nothing else).
+  const missing: string[] = [];
+  for (const m of files.filter((p) => p.endsWith('.js.map'))) {
+    const map = JSON.parse(readFileSync(join(ROOT, m), 'utf8')) as { sources: string[] };
+    for (const src of map.sources) {
+      const target = join(dirname(m), src).replace(/\\/g, '/');
+      if (!files.includes(target)) missing.push(`${m} → ${target}`);
+    }
+  }
+  assert.deepEqual(missing, [], 'source maps that point at unshipped sources');
 });
 
 // `npm ci` refuses a lock file that lacks any optional dependency of a locked package. chdb's
