@@ -1,9 +1,9 @@
 // The client against a real ClickHouse server (Debian clickhouse-server 18.16, started by .ci/run):
 // authentication, server errors, sessions, query ids, keep-alive reuse, a stale socket retried,
-// abort of a long query, and a 1M-row streamed read whose heap high-water mark stays flat.
+// abort of a long query (and that the server stops it), requestTimeout, and a 1M-row streamed read whose heap high-water mark stays flat.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChwireAbortError, ChwireServerError } from '../src/index.js';
+import { ChwireAbortError, ChwireServerError, ChwireTimeoutError } from '../src/index.js';
 import { AUTH_PASSWORD, AUTH_USER, REAL_URL, SKIP_REAL, collectGarbage, realClient, staleProxy, uniqueName } from './support/ch-server.js';
 
 const skip = SKIP_REAL;
@@ -75,7 +75,18 @@ test('a stale keep-alive socket is retried once, transparently, for a read', { s
   await proxy.close();
 });
 
-test('abort of a long query: ChwireAbortError promptly', { skip }, async () => {
+/** Whether the server still runs `queryId`, polled until it stops or `ms` pass. */
+async function stillRunning(c: ReturnType<typeof realClient>, queryId: string, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const n = await c.fetchValue<bigint>(`SELECT count() FROM system.processes WHERE query_id = '${queryId}'`);
+    if (n === 0n) return false;
+    if (Date.now() > until) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('abort of a long query: ChwireAbortError promptly, and the server stops the query', { skip }, async () => {
   const c = realClient();
   const queryId = uniqueName('chwire_abort');
   const ac = new AbortController();
@@ -83,8 +94,31 @@ test('abort of a long query: ChwireAbortError promptly', { skip }, async () => {
   setTimeout(() => ac.abort(), 300);
   await assert.rejects(c.fetch('SELECT count() FROM numbers(100000000000)', { signal: ac.signal, queryId }), ChwireAbortError);
   assert.ok(Date.now() - started < 5000);
-  // The server does not stop a query because its client went away (http.md §11): stop it here.
-  await c.execute(`KILL QUERY WHERE query_id = '${queryId}' SYNC`);
+  // The server does not stop a query because its client went away (http.md §11): the client
+  // sends KILL QUERY itself.
+  const running = await stillRunning(c, queryId);
+  if (running) await c.execute(`KILL QUERY WHERE query_id = '${queryId}' SYNC`);
+  assert.equal(running, false, 'the aborted query still runs on the server');
+  // Aborted while rows are streaming: stopped too.
+  const streamId = uniqueName('chwire_abort_stream');
+  const ac2 = new AbortController();
+  let rows = 0;
+  await assert.rejects((async () => {
+    for await (const _ of c.stream('SELECT number FROM numbers(100000000000)', { signal: ac2.signal, queryId: streamId })) {
+      if (++rows === 1000) ac2.abort();
+    }
+  })(), ChwireAbortError);
+  assert.equal(await stillRunning(c, streamId), false, 'the query aborted mid-body still runs');
+  await c.close();
+});
+
+test('requestTimeout: ChwireTimeoutError when nothing arrives in time, and the server stops the query', { skip }, async () => {
+  const c = realClient({ requestTimeout: 400 });
+  const queryId = uniqueName('chwire_timeout');
+  await assert.rejects(c.fetch('SELECT count() FROM numbers(100000000000)', { queryId }), ChwireTimeoutError);
+  const running = await stillRunning(c, queryId);
+  if (running) await c.execute(`KILL QUERY WHERE query_id = '${queryId}' SYNC`);
+  assert.equal(running, false, 'the timed-out query still runs on the server');
   await c.close();
 });
 

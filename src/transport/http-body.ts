@@ -18,6 +18,8 @@ export interface BodyContext {
   signal: AbortSignal | undefined;
   /** Where the request went, for messages (never with credentials). */
   where: string;
+  /** Called once when the body is given up on by abort or timeout (the server may still be running the query). */
+  onGiveUp?: () => void;
 }
 
 export interface HttpBody {
@@ -50,6 +52,13 @@ export function responseBody(ctx: BodyContext): HttpBody {
     if (source !== res) source.destroy();
   };
 
+  let gaveUp = false;
+  const giveUp = (e: ChwireError): void => {
+    if (finished) return;
+    fail(e);
+    if (!gaveUp) { gaveUp = true; ctx.onGiveUp?.(); }
+  };
+
   const fail = (e: ChwireError): void => {
     if (finished) return;
     req.destroy(e);
@@ -59,7 +68,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
 
   async function* iterate(): AsyncGenerator<Uint8Array> {
     const it = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-    const onAbort = (): void => fail(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason }));
+    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason }));
     if (ctx.signal?.aborted) onAbort();
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     // One no-progress timer for the whole body, re-armed (refresh) before each wait and disarmed
@@ -68,7 +77,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
     let waiting = false;
     const timer = ctx.timeoutMs > 0
       ? setTimeout(() => {
-        if (waiting) fail(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId }));
+        if (waiting) giveUp(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId }));
       }, ctx.timeoutMs)
       : undefined;
     // The socket keeps the process alive while a read is pending; an abandoned body must not.
