@@ -1,17 +1,8 @@
 // Table and column names as they go into generated SQL text (INSERT statements and schema
-// lookups). Invariant: every name is either a plain identifier or back-quoted with `\` and the
-// back-quote escaped, and every string value is a single-quoted literal with `\` and `'` escaped;
-// nothing the caller passes can end the quoting.
-
-const PLAIN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-export function quoteIdentifier(name: string): string {
-  return PLAIN.test(name) ? name : `\`${name.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``;
-}
-
-export function quoteString(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
+// lookups). Invariant: every name is either a plain identifier or back-quoted, and every string
+// value a single-quoted literal, with the server's own escaping (types/quote.ts, the one place
+// that knows it); nothing the caller passes can end the quoting.
+export { quoteIdentifier, quoteString } from '../types/quote.js';
 
 /** `db.table` or `table` → [database | undefined, table]. A back-quoted part may contain dots. */
 export function splitTableName(table: string): [string | undefined, string] {
