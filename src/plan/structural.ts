@@ -50,22 +50,7 @@ export function minWidth(t: TypeNode): number {
     case 'String': case 'Array': case 'Map': case 'Nullable': case 'Variant': case 'Dynamic': case 'JSON': return 1;
     case 'Tuple': return s.elements.reduce((a, e) => a + minWidth(e), 0);
     case 'Nothing': case 'AggregateFunction': return 0;
-    default: return fixedWidthOf(s);
+    default: return fixedWidth(s);
   }
 }
 
-/** fixedWidth of the structural form; -1 when variable. */
-export function fixedWidthOf(t: TypeNode): number {
-  const s = structural(t);
-  if (s.kind === 'Tuple') {
-    let sum = 0;
-    for (const e of s.elements) {
-      const w = fixedWidthOf(e);
-      if (w < 0) return -1;
-      sum += w;
-    }
-    return sum;
-  }
-  if (s.kind === 'Nothing') return -1;
-  return fixedWidth(s);
-}

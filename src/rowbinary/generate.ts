@@ -17,7 +17,8 @@ import type { TypeNode } from '../types/ast.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
 import type { RowPlan } from '../plan/resolve.js';
 import { hashKey } from '../plan/resolve.js';
-import { structural, fixedWidthOf, minWidth, objectKeyOptions } from '../plan/structural.js';
+import { structural, minWidth, objectKeyOptions } from '../plan/structural.js';
+import { fixedWidth } from '../types/ast.js';
 import { Emitter } from '../codegen/emitter.js';
 import { isScalar, scalarExpr } from './scalars.js';
 import { makeReader, assertDecodable } from './readers.js';
@@ -47,7 +48,7 @@ function fixedExpr(e: Emitter, t: TypeNode, o: ResolvedValueOptions, P: string, 
   let off = offset;
   for (const el of s.elements) {
     parts.push(fixedExpr(e, el, o, P, off));
-    off += fixedWidthOf(el);
+    off += fixedWidth(el);
   }
   if (s.names === undefined) return `[${parts.join(', ')}]`;
   return `{${parts.map((x, i) => `${e.key(s.names![i]!)}: ${x}`).join(', ')}}`;
@@ -78,7 +79,7 @@ function emitValue(e: Emitter, t: TypeNode, o: ResolvedValueOptions, out: string
   }
   const s = structural(t);
   if (isFixedExpr(s)) {
-    const w = e.int(fixedWidthOf(s));
+    const w = e.int(fixedWidth(s));
     e.line(`if (p + ${w} > end) throw H.more(cur, p + ${w});`);
     e.line(`${out} = ${fixedExpr(e, s, o, 'p', 0)};`);
     e.line(`p += ${w};`);
@@ -120,7 +121,7 @@ function emitValue(e: Emitter, t: TypeNode, o: ResolvedValueOptions, out: string
       e.line(`const ${a} = new Array(${n});`);
       if (isFixedExpr(s.element)) {
         // One bounds check covered the whole array (n * width bytes).
-        const w = e.int(fixedWidthOf(s.element));
+        const w = e.int(fixedWidth(s.element));
         e.line(`for (let ${i} = 0; ${i} < ${n}; ${i}++, p += ${w}) ${a}[${i}] = ${fixedExpr(e, s.element, o, 'p', 0)};`);
       } else {
         const v = e.id('v');
@@ -198,13 +199,13 @@ export function generateRowDecoder(plan: RowPlan): Generated {
     // A run of fixed-width columns: one bounds check, reads at constant offsets.
     let j = i;
     let width = 0;
-    while (j < cols.length && isFixedExpr(cols[j]!.type)) { width += fixedWidthOf(cols[j]!.type); j++; }
+    while (j < cols.length && isFixedExpr(cols[j]!.type)) { width += fixedWidth(cols[j]!.type); j++; }
     if (j > i) {
       e.line(`if (p + ${e.int(width)} > end) throw H.more(cur, p + ${e.int(width)});`);
       let off = 0;
       for (let k = i; k < j; k++) {
         e.line(`${vars[k]} = ${fixedExpr(e, cols[k]!.type, cols[k]!.opts, 'p', off)};`);
-        off += fixedWidthOf(cols[k]!.type);
+        off += fixedWidth(cols[k]!.type);
       }
       e.line(`p += ${e.int(width)};`);
       i = j;

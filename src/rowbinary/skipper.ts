@@ -9,7 +9,8 @@
 // Anything odd (a length beyond the 1 GiB limit, a bad discriminator, a value of type Nothing)
 // is reported as CORRUPT and left to the decoder, which produces the precise error.
 import type { TypeNode, JsonType } from '../types/ast.js';
-import { structural, fixedWidthOf } from '../plan/structural.js';
+import { structural } from '../plan/structural.js';
+import { fixedWidth } from '../types/ast.js';
 import { MAX_LENGTH } from '../io/fault.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { utf8Decode } from '../io/utf8.js';
@@ -82,7 +83,7 @@ export class RowScanner {
       return s;
     }
     const t = structural(it);
-    const w = fixedWidthOf(t);
+    const w = fixedWidth(t);
     if (w >= 0) {
       if (p + w > end) return SCAN_MORE;
       f.idx++;
