@@ -179,7 +179,7 @@ test('encode: the generated source names its sourceURL and is cached per schema 
   const e1 = compileNativeEncoder(cols, 'object');
   assert.equal(compileNativeEncoder([{ name: 'a', type: 'UInt8' }], 'object'), e1);
   assert.notEqual(compileNativeEncoder(cols, 'array'), e1);
-  assert.match(e1.source, /\/\/# sourceURL=chwire\/native-encoder\/[0-9a-f]{8}\.js\n$/);
+  assert.match(e1.source, /\/\/# sourceURL=chwire\/native-encoder\/[0-9a-f]{16}\.js\n$/);
 });
 
 test('encode: bad schemas are rejected when compiling', () => {

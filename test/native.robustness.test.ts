@@ -1,7 +1,7 @@
 // Robustness of the Native codec: hostile column names on the read side, a time-boxed byte fuzz
 // (mutated engine payloads give rows or a ChwireError, never a crash, hang or other exception),
 // and golden snapshots of generated encoder source so reviews see codegen changes
-// (regenerate with CHWIRE_UPDATE_SNAPSHOTS=1).
+// (regenerate with UPDATE_SNAPSHOTS=1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
@@ -68,11 +68,11 @@ for (const [name, columns, shape] of SNAPSHOTS) {
   test(`native encoder source snapshot ${name}`, () => {
     const source = compileNativeEncoder(columns, shape).source;
     const file = join(SNAPSHOT_DIR, `${name}.js`);
-    if (process.env.CHWIRE_UPDATE_SNAPSHOTS === '1') {
+    if (process.env.UPDATE_SNAPSHOTS === '1') {
       mkdirSync(SNAPSHOT_DIR, { recursive: true });
       writeFileSync(file, source);
     }
-    assert.ok(existsSync(file), `missing snapshot ${file} (run with CHWIRE_UPDATE_SNAPSHOTS=1)`);
+    assert.ok(existsSync(file), `missing snapshot ${file} (run with UPDATE_SNAPSHOTS=1)`);
     assert.equal(source, readFileSync(file, 'utf8'));
   });
 }

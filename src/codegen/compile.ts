@@ -1,14 +1,32 @@
-// Generated source → function (the one `new Function` of the project), and the bounded cache of
-// compiled decoders.
+// Generated source → function (the one `new Function` of the project: RowBinary decoders, Native
+// row builders and encoders all come through here), the hash that names generated code, and the
+// bounded cache of compiled code.
 //
-// Invariant: a factory is compiled from generator output only (see emitter.ts); the cache holds
-// at most `limit` entries and evicts the least recently used (Map insertion order, refreshed on
-// hit), so a client that sees many schemas cannot grow without bound.
+// Invariant: a function is compiled from generator output only (see emitter.ts and the Native
+// generators); the cache holds at most `limit` entries and evicts the least recently used (Map
+// insertion order, refreshed on hit), so a client that sees many schemas cannot grow without bound.
+
+/** Compile generated `source` as the body of a function with these parameter names. */
+export function compileFunction<F>(params: readonly string[], source: string): F {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function(...params, source) as F;
+}
 
 /** Compile a factory body taking (C, H) — constants and helpers — and returning its result. */
 export function compileFactory<T>(source: string): (constants: readonly unknown[], helpers: unknown) => T {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function('C', 'H', source) as (constants: readonly unknown[], helpers: unknown) => T;
+  return compileFunction(['C', 'H'], source);
+}
+
+/** FNV-1a, 2 × 32 bits, as 16 hex digits: names generated code (sourceURL) without schema text. */
+export function hashKey(key: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ key.length;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 15);
+  }
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
 }
 
 export class BoundedCache<V> {

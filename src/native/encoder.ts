@@ -16,6 +16,7 @@ import { parseType } from '../types/parse.js';
 import { columnWriter, type ColumnWriter } from './column-writers.js';
 import { EncodeFail, intRange, makeSmallInt, makeBigInt, toFloat, toBool, toDateTime, fixedDateTime, makeDays, makeDateTime64 } from './encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
+import { BoundedCache, compileFunction, hashKey } from '../codegen/compile.js';
 
 export interface NativeColumnSpec { readonly name: string; readonly type: string }
 
@@ -180,20 +181,10 @@ function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode
   L.push(`  return s.chunks();`);
   L.push(`};`);
   const body = L.join('\n');
-  return { source: `${body}\n//# sourceURL=chwire/native-encoder/${hash(body)}.js\n`, S };
+  return { source: `${body}\n//# sourceURL=chwire/native-encoder/${hashKey(body)}.js\n`, S };
 }
 
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
-
-const CACHE_LIMIT = 256;
-const cache = new Map<string, NativeEncoder>();
+const cache = new BoundedCache<NativeEncoder>(256);
 
 /**
  * The encoder for these columns (name and type as DESCRIBE prints them) and row shape: objects
@@ -205,7 +196,6 @@ export function compileNativeEncoder(columns: readonly NativeColumnSpec[], shape
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const enc = build(columns.map((c) => ({ name: c.name, type: c.type })), shape);
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(key, enc);
   return enc;
 }
@@ -225,7 +215,7 @@ function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'):
   const head = columns.map((c) => concat(stringBytes(c.name), stringBytes(c.type)));
   const { source, S } = generate(columns, types, shape);
   const helpers = makeHelpers(names);
-  const factory = new Function('K', 'W', 'S', 'H', 'HEAD', source) as (...a: unknown[]) => NativeEncoder['encodeBlock'];
+  const factory = compileFunction<(...a: unknown[]) => NativeEncoder['encodeBlock']>(['K', 'W', 'S', 'H', 'HEAD'], source);
   const encodeBlock = factory(names, writers, S, helpers, head);
   return Object.freeze({ columns: Object.freeze(columns), shape, source, encodeBlock });
 }

@@ -27,10 +27,11 @@ import { readBlock, newProgress, SlotCache, type BlockProgress } from './block-r
 import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOptions } from './options.js';
 import { specialReader } from './column-dynamic.js';
 import { lazyColumn, type LazyColumn } from './lazy-columns.js';
+import { BoundedCache, compileFunction, hashKey } from '../codegen/compile.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
 
-const builders = new Map<string, RowBuilder>();
+const builders = new BoundedCache<RowBuilder>(256);
 
 /** A row builder for these names and shape, compiled once and cached (bounded). */
 function rowBuilder(names: readonly string[], shape: 'object' | 'array'): RowBuilder {
@@ -45,14 +46,13 @@ function rowBuilder(names: readonly string[], shape: 'object' | 'array'): RowBui
   });
   const body = shape === 'array' ? `[${parts.join(', ')}]` : `{ ${parts.join(', ')} }`;
   const source = `'use strict';\nreturn function buildRow(c, i) { return ${body}; };\n`;
-  b = new Function(`${source}//# sourceURL=chwire/native-rows/${hash(source)}.js\n`)() as RowBuilder;
-  if (builders.size >= 256) builders.delete(builders.keys().next().value!);
+  b = compileFunction<() => RowBuilder>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)();
   builders.set(key, b);
   return b;
 }
 
 type SourceFactory = (cols: readonly unknown[], ats: readonly (((d: unknown, i: number) => unknown) | undefined)[]) => (i: number) => Row;
-const factories = new Map<string, SourceFactory>();
+const factories = new BoundedCache<SourceFactory>(256);
 
 /**
  * A factory of per-block `row(i)` functions for these names, shape and lazy columns (compiled once
@@ -71,16 +71,9 @@ function sourceFactory(names: readonly string[], shape: 'object' | 'array', lazy
   });
   const body = shape === 'array' ? `[${parts.join(', ')}]` : `{ ${parts.join(', ')} }`;
   const source = `'use strict';\nreturn function make(c, g) {\n  ${hoist.join('\n  ')}\n  return function row(i) { return ${body}; };\n};\n`;
-  f = new Function(`${source}//# sourceURL=chwire/native-rows/${hash(source)}.js\n`)() as SourceFactory;
-  if (factories.size >= 256) factories.delete(factories.keys().next().value!);
+  f = compileFunction<() => SourceFactory>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)();
   factories.set(key, f);
   return f;
-}
-
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 /** A column's eager reader and, for a lazy decoder, its lazy form (when its type has one). */

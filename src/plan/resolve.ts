@@ -67,14 +67,3 @@ export function resolvePlan(columns: readonly PlanColumnInput[], options?: Decod
   return { rows, columns: cols, key };
 }
 
-/** FNV-1a, 2 × 32 bits, as 16 hex digits: names generated code (sourceURL) without schema text. */
-export function hashKey(key: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193 ^ key.length;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 15);
-  }
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
-}

@@ -16,7 +16,7 @@
 import type { TypeNode } from '../types/ast.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
 import type { RowPlan } from '../plan/resolve.js';
-import { hashKey } from '../plan/resolve.js';
+import { hashKey } from '../codegen/compile.js';
 import { structural, minWidth, objectKeyOptions } from '../plan/structural.js';
 import { fixedWidth } from '../types/ast.js';
 import { Emitter } from '../codegen/emitter.js';

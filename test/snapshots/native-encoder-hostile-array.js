@@ -34,4 +34,4 @@ return function encodeBlock(rows, start, end, rowBase) {
   s.view(a3);
   return s.chunks();
 };
-//# sourceURL=chwire/native-encoder/e52879c4.js
+//# sourceURL=chwire/native-encoder/e52879c4dd9e74c9.js

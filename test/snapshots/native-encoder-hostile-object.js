@@ -33,4 +33,4 @@ return function encodeBlock(rows, start, end, rowBase) {
   catch (e) { throw H.dataError(e, 2, rowBase); }
   return s.chunks();
 };
-//# sourceURL=chwire/native-encoder/3d1353ab.js
+//# sourceURL=chwire/native-encoder/3d1353ab8fda96c1.js

@@ -48,4 +48,4 @@ return function encodeBlock(rows, start, end, rowBase) {
   catch (e) { throw H.dataError(e, 5, rowBase); }
   return s.chunks();
 };
-//# sourceURL=chwire/native-encoder/6f4eb769.js
+//# sourceURL=chwire/native-encoder/6f4eb7696bd078c5.js
