@@ -32,9 +32,20 @@ test('stream: every row in order across many engine chunks; batches; Native give
     k++;
   }
   assert.equal(k, 300000);
-  let batches = 0;
-  for await (const b of c.stream(SQL).batches()) { batches++; assert.ok(b.length > 0); }
-  assert.ok(batches > 1, 'the engine streams in several chunks');
+  let seen = 0;
+  for await (const b of c.stream<{ n: bigint }>(SQL).batches()) {
+    assert.ok(b.length > 0 && b.length <= 1024, `batch of ${b.length}`);
+    if (b[0]!.n !== BigInt(seen)) assert.fail(`batch starting at row ${seen} starts with ${String(b[0]!.n)}`);
+    seen += b.length;
+  }
+  assert.equal(seen, 300000);
+  // Native (lazily built rows): the same rows, in order, in arrays of at most 1 024.
+  seen = 0;
+  for await (const b of c.stream<{ n: bigint; s: string }>(SQL, { format: 'Native' }).batches()) {
+    assert.ok(b.length > 0 && b.length <= 1024, `batch of ${b.length}`);
+    for (const r of b) { if (r.n !== BigInt(seen) || r.s !== String(seen * 3)) assert.fail(`row ${seen}`); seen++; }
+  }
+  assert.equal(seen, 300000);
   const native = await c.fetch(SQL, { format: 'Native', rows: 'array' });
   assert.equal(native.length, 300000);
   assert.deepEqual(native[12345], [12345n, String(12345 * 3), 12345 - 1000]);

@@ -164,7 +164,7 @@ class ChwireClient implements Client, ClientCore {
     // The first decoded batch (a fresh array the decoder hands over) becomes the result, so a
     // Native body read in one block is never copied row by row.
     let rows: R[] | undefined;
-    for await (const batch of s.batches()) {
+    for await (const batch of (s as RowStreamImpl<R>).eagerBatches()) {
       if (rows === undefined) rows = batch;
       else for (let i = 0; i < batch.length; i++) rows.push(batch[i]!);
     }
