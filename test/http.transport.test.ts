@@ -109,24 +109,39 @@ test('an exception written after 10 000 rows (25.11+ tagged framing) is a Chwire
   await t.close();
 });
 
-test('a stalled body is a ChwireTimeoutError after requestTimeout without progress', async () => {
+/** The KILL QUERY request the transport sends for `queryId` once it gives up, waited for up to 2 s. */
+async function killRequestFor(queryId: string): Promise<{ sql: string; sessionId: string | null } | undefined> {
+  const until = Date.now() + 2000;
+  for (;;) {
+    const k = server.requests.find((q) => q.sql.startsWith('KILL QUERY') && q.sql.includes(`'${queryId}'`));
+    if (k !== undefined) return { sql: k.sql, sessionId: k.params.get('session_id') };
+    if (Date.now() > until) return undefined;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('a stalled body is a ChwireTimeoutError after requestTimeout without progress, and the query is killed', async () => {
   server.fault('/* stall */', { kind: 'stall', at: 100 });
   const t = transport({ requestTimeout: 300 });
-  const r = await t.request({ sql: `${ROWS} /* stall */`, format: 'RowBinaryWithNamesAndTypes' });
+  const r = await t.request({ sql: `${ROWS} /* stall */`, format: 'RowBinaryWithNamesAndTypes', queryId: 'q-stall', sessionId: 's-stall' });
   await assert.rejects(readAll(r), ChwireTimeoutError);
+  // The server would go on running it: the transport asks it to stop, outside the session.
+  assert.deepEqual(await killRequestFor('q-stall'), { sql: "KILL QUERY WHERE query_id = 'q-stall' ASYNC", sessionId: null });
   await t.close();
 });
 
-test('aborting mid-body is a ChwireAbortError and frees the connection', async () => {
+test('aborting mid-body is a ChwireAbortError, frees the connection and kills the query', async () => {
   server.fault('/* abort */', { kind: 'stall', at: 100 });
   const t = transport({ maxOpenConnections: 1 });
   const ac = new AbortController();
-  const r = await t.request({ sql: `${ROWS} /* abort */`, format: 'RowBinaryWithNamesAndTypes', signal: ac.signal });
+  const r = await t.request({ sql: `${ROWS} /* abort */`, format: 'RowBinaryWithNamesAndTypes', signal: ac.signal, queryId: "q-ab'ort" });
   setTimeout(() => ac.abort(), 50);
   await assert.rejects(readAll(r), ChwireAbortError);
   // With a pool of one, this only runs if the aborted request released its slot.
   const { bytes } = await readAll(await t.request({ sql: 'SELECT 1', format: 'TabSeparated' }));
   assert.equal(bytes.toString(), '1\n');
+  // The id is quoted as a string literal, whatever it holds.
+  assert.equal((await killRequestFor("q-ab\\'ort"))?.sql, "KILL QUERY WHERE query_id = 'q-ab\\'ort' ASYNC");
   await t.close();
 });
 
