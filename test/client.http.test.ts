@@ -216,4 +216,6 @@ test('options are validated', () => {
   assert.throws(() => createClient({ url: 'http://user:secret@[bad' }), (e: unknown) => e instanceof ChwireConfigError && !e.message.includes('secret'));
   assert.throws(() => createClient({ requestTimout: 5 } as never), ChwireConfigError);
   assert.throws(() => createClient({ url: 'chdb://relative/path' }), ChwireConfigError);
+  assert.throws(() => createClient({ compression: { reqest: true } as never }), (e: unknown) => e instanceof ChwireConfigError && /reqest/.test(e.message));
+  assert.throws(() => createClient({ compression: { request: 'yes' } as never }), ChwireConfigError);
 });

@@ -100,3 +100,18 @@ test('JSONEachRow bytes pass through unchanged', { skip }, async () => {
   await c.insert(table, lines, { format: 'JSONEachRow' });
   assert.deepEqual(await c.fetch(`SELECT id, s, n FROM ${table} ORDER BY id`), [{ id: 1n, s: 'x', n: null }, { id: 2n, s: 'y', n: 7 }]);
 });
+
+test('gzip both ways ({ request: true, response: true }): 100k rows in blocks stored and read back equal', { skip, timeout: 60_000 }, async () => {
+  await c.execute(`TRUNCATE TABLE ${table}`);
+  const gz = realClient({ compression: { request: true, response: true } });
+  const N = 100_000;
+  await gz.insert(table, Array.from({ length: N }, (_, i) => row(i)), { blockSize: 30_000 });
+  assert.equal(await count(), BigInt(N));
+  let i = 0;
+  for await (const r of gz.stream<{ id: bigint; s: string; f: number }>(`SELECT id, s, f FROM ${table} ORDER BY id`)) {
+    const x = row(i++);
+    if (r.id !== BigInt(x.id) || r.s !== x.s || r.f !== x.f) assert.fail(`row ${i - 1} differs`);
+  }
+  assert.equal(i, N);
+  await gz.close();
+});

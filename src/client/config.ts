@@ -32,8 +32,12 @@ export interface ClientOptions extends DecodeOptions {
   keepAlive?: boolean;
   /** Longest idle time of a pooled socket in ms (also kept below the server's Keep-Alive timeout). Default 2500. */
   idleSocketTtl?: number;
-  /** gzip-compressed responses (`enable_http_compression=1`). Default false. */
-  compression?: boolean;
+  /**
+   * gzip over HTTP. `true`: responses (`enable_http_compression=1`, `Accept-Encoding: gzip`),
+   * decompressed as a stream. `{ request: true }`: also insert bodies (`Content-Encoding: gzip`,
+   * compressed as they stream, fastest level). Default false; ignored by chdb://.
+   */
+  compression?: boolean | { response?: boolean; request?: boolean };
   tls?: TlsOptions;
   /** Rows per Native block for insert(). Default 65536. */
   insertBlockSize?: number;
@@ -100,10 +104,22 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     maxOpenConnections: Math.max(1, nonNegative('maxOpenConnections', o.maxOpenConnections, 10)),
     keepAlive: o.keepAlive ?? true,
     idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
-    compression: o.compression ?? false,
+    ...compressionOf(o.compression),
     tls: o.tls,
   });
   return { transport, database: o.database, settings, insertBlockSize };
+}
+
+function compressionOf(c: ClientOptions['compression']): { compression: boolean; requestCompression: boolean } {
+  if (c === undefined || typeof c === 'boolean') return { compression: c ?? false, requestCompression: false };
+  if (typeof c !== 'object' || c === null) throw new ChwireConfigError('option compression must be a boolean or { response?, request? }');
+  for (const k of Object.keys(c)) {
+    if (k !== 'response' && k !== 'request') throw new ChwireConfigError(`unknown compression option ${JSON.stringify(k)}`);
+  }
+  for (const [k, v] of Object.entries(c)) {
+    if (v !== undefined && typeof v !== 'boolean') throw new ChwireConfigError(`option compression.${k} must be a boolean`);
+  }
+  return { compression: c.response ?? false, requestCompression: c.request ?? false };
 }
 
 export function renderSetting(name: string, v: SettingValue): string {

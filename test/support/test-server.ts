@@ -7,7 +7,7 @@
 // the client sent, e.g. that credentials never appear in a URL.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createGzip } from 'node:zlib';
+import { createGzip, gunzipSync } from 'node:zlib';
 import { engineBytes, engineText } from './engine.js';
 
 export type Fault =
@@ -28,6 +28,9 @@ export interface RecordedRequest {
   sql: string;
   /** Index of the request on its TCP connection (0 for the first). */
   onConnection: number;
+  /** The body as sent (`rawLength` bytes) and decoded (gunzipped under `Content-Encoding: gzip`). */
+  body: Buffer;
+  rawLength: number;
 }
 
 export interface TestServerOptions {
@@ -103,9 +106,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     for await (const c of req) chunks.push(c as Buffer);
     const u = new URL(req.url ?? '/', 'http://x');
     const params = u.searchParams;
-    const bodyText = Buffer.concat(chunks).toString('utf8');
-    const sql = params.get('query') ?? bodyText;
-    requests.push({ method: req.method ?? '', url: req.url ?? '', params, headers: req.headers, sql, onConnection: n });
+    const raw = Buffer.concat(chunks);
+    const received = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+    const sql = params.get('query') ?? received.toString('utf8');
+    requests.push({ method: req.method ?? '', url: req.url ?? '', params, headers: req.headers, sql, onConnection: n, body: received, rawLength: raw.length });
     res.setHeader('Keep-Alive', `timeout=${opts.keepAliveTimeout ?? 10}`);
     if (u.pathname === '/ping') { res.end('Ok.\n'); return; }
 
