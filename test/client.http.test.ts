@@ -97,10 +97,17 @@ test('backpressure: a slow reader keeps the server blocked and memory flat', asy
   await c.close();
 });
 
-test('leaving a stream early releases its connection', async () => {
+test('leaving a stream (rows or batches) early releases its connection', async () => {
   const c = client({ maxOpenConnections: 1 });
   for await (const _ of c.stream('SELECT number FROM numbers(3000000) /* leave */')) break;
   assert.equal(await c.fetchValue('SELECT 5 AS x'), 5);
+  for await (const b of c.stream('SELECT number FROM numbers(3000000) /* leave-batches */').batches()) { assert.ok(b.length > 0); break; }
+  assert.equal(await c.fetchValue('SELECT 6 AS x'), 6);
+  // Native (an old server): the batches come from lazily built sources; leaving releases too.
+  const o = createClient({ url: old.url, maxOpenConnections: 1, requestTimeout: 5000 });
+  for await (const b of o.stream('SELECT number FROM numbers(3000000) /* leave-native */').batches()) { assert.ok(b.length > 0); break; }
+  assert.equal(await o.fetchValue('SELECT 7 AS x'), 7);
+  await o.close();
   await c.close();
 });
 
