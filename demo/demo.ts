@@ -1,5 +1,5 @@
 // `npm run demo`: chwire against the embedded engine (chdb://, no server needed). Creates a
-// table, inserts rows, reads them back with fetch and with stream, and prints a few rows and the
+// table, inserts rows, reads them back with fetch and with stream (row by row and in batches), and prints a few rows and the
 // rows per second of each path.
 import { inspect } from 'node:util';
 import { createClient } from '../src/index.js';
@@ -50,6 +50,15 @@ async function main(): Promise<void> {
     total += Number(r.amount);
   }
   console.log(`stream (rows consumed one by one): ${rate(n, performance.now() - t)}  sum(amount) ≈ ${total.toFixed(0)}`);
+
+  t = performance.now();
+  n = 0;
+  total = 0;
+  for await (const batch of client.stream<{ amount: string }>('SELECT * FROM events ORDER BY id').batches()) {
+    for (const r of batch) total += Number(r.amount);
+    n += batch.length;
+  }
+  console.log(`stream().batches() (arrays of rows): ${rate(n, performance.now() - t)}  sum(amount) ≈ ${total.toFixed(0)}`);
 
   const top = await client.fetch('SELECT kind, count() AS n, sum(amount) AS total FROM events WHERE id >= {from:UInt64} GROUP BY kind ORDER BY kind', { params: { from: 1000 } });
   console.log('by kind (parameterised query):', top);
