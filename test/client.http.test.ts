@@ -225,4 +225,5 @@ test('options are validated', () => {
   assert.throws(() => createClient({ url: 'chdb://relative/path' }), ChwireConfigError);
   assert.throws(() => createClient({ compression: { reqest: true } as never }), (e: unknown) => e instanceof ChwireConfigError && /reqest/.test(e.message));
   assert.throws(() => createClient({ compression: { request: 'yes' } as never }), ChwireConfigError);
+  assert.throws(() => createClient({ url: 'chdb://', compression: 'gzip' as never }), ChwireConfigError);
 });

@@ -69,6 +69,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
   const requestTimeout = nonNegative('requestTimeout', o.requestTimeout, 300_000);
   const insertBlockSize = nonNegative('insertBlockSize', o.insertBlockSize, 65_536);
   const settings = o.settings ?? {};
+  const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
 
   if (list[0]!.startsWith('chdb:')) {
     if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
@@ -104,7 +105,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     maxOpenConnections: Math.max(1, nonNegative('maxOpenConnections', o.maxOpenConnections, 10)),
     keepAlive: o.keepAlive ?? true,
     idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
-    ...compressionOf(o.compression),
+    ...compression,
     tls: o.tls,
   });
   return { transport, database: o.database, settings, insertBlockSize };
