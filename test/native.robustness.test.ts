@@ -12,6 +12,7 @@ import { isChwireError } from '../src/errors.js';
 import { compileNativeEncoder, createNativeDecoder, decodeNative, decodeNativeColumns } from '../src/native/index.js';
 import { engineBytes } from './support/engine.js';
 import { fixtureBytes } from './support/fixtures.js';
+import type { RowSource } from '../src/stream-decoder.js';
 
 test('native rows: hostile column names become own properties, never code', async () => {
   const bytes = await engineBytes("SELECT 1 AS `__proto__`, 2 AS `constructor`, 3 AS `a\"b`, 4 AS `*/x`, 5 AS `${x}`, 6 AS `\\n`", 'Native');
@@ -23,7 +24,7 @@ test('native rows: hostile column names become own properties, never code', asyn
   assert.deepEqual(Object.values(row), [1, 2, 3, 4, 5, 6]);
 });
 
-test('native fuzz: mutated payloads decode or fail with a ChwireError', () => {
+test('native fuzz: mutated payloads decode or fail with a ChwireError (whole, columns, chunked, lazy sources)', () => {
   const bodies = ['nullable', 'lowcardinality', 'arrays', 'maps', 'variant', 'dynamic', 'json', 'deep_nesting', 'multi_block', 'strings']
     .map((n) => fixtureBytes(n, 'native'));
   const deadline = Date.now() + 3000;
@@ -39,6 +40,13 @@ test('native fuzz: mutated payloads decode or fail with a ChwireError', () => {
         const d = createNativeDecoder();
         for (let i = 0; i < body.length; i += 13) d.push(body.subarray(i, i + 13));
         d.end();
+      }, () => {
+        // The streams' lazy path: sources kept, their rows built only after the whole body.
+        const d = createNativeDecoder();
+        const kept: RowSource<unknown>[] = [];
+        for (let i = 0; i < body.length; i += 13) kept.push(...d.pushSources!(body.subarray(i, i + 13)));
+        d.end();
+        for (const s of kept) for (let r = 0; r < s.length; r++) s.row(r);
       }]) {
         try {
           decode();
