@@ -213,6 +213,10 @@ test('an old server (18.16): rows read as Native, parameters refused clearly, ol
   const rows = await c.fetch<{ n: bigint; s: string }>('SELECT number AS n, toString(number) AS s FROM numbers(10) /* old-native */');
   assert.deepEqual(rows.map((r) => [r.n, r.s]), Array.from({ length: 10 }, (_, i) => [BigInt(i), String(i)]));
   assert.equal(old.requests.find((r) => r.sql.includes('old-native'))?.params.get('default_format'), 'Native');
+  // No rows: a Native body is empty (no header block), so there are no columns to report.
+  const none = await c.fetch('SELECT number AS n FROM numbers(10) WHERE n > 100 /* old-empty */');
+  assert.equal(none.length, 0);
+  assert.deepEqual(none.columns, []);
   await assert.rejects(c.fetch('SELECT {x:UInt8} AS x', { params: { x: 1 } }), (e: unknown) => e instanceof ChwireConfigError && /too old/.test(e.message));
   await assert.rejects(c.fetch('SELECT * FROM missing_table'), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 60 && /e\.displayText\(\)/.test(e.serverMessage));
   await c.close();
