@@ -213,6 +213,16 @@ test('an old server (18.16): rows read as Native, parameters refused clearly, ol
   const rows = await c.fetch<{ n: bigint; s: string }>('SELECT number AS n, toString(number) AS s FROM numbers(10) /* old-native */');
   assert.deepEqual(rows.map((r) => [r.n, r.s]), Array.from({ length: 10 }, (_, i) => [BigInt(i), String(i)]));
   assert.equal(old.requests.find((r) => r.sql.includes('old-native'))?.params.get('default_format'), 'Native');
+  // fetchColumns: the text header drops a top-level DateTime's zone; the query's DESCRIBE restores it.
+  const q = "SELECT toDateTime(0, 'Asia/Tokyo') AS t, toDateTime(5, 'UTC') AS u, [toDateTime(0, 'Europe/Berlin')] AS a, 1 AS x /* old-zones */";
+  const described = (): number => old.requests.filter((r) => r.sql.startsWith('DESCRIBE TABLE') && r.sql.includes('old-zones')).length;
+  const cols = await c.fetchColumns(q);
+  assert.deepEqual(cols.types, ["DateTime('Asia/Tokyo')", "DateTime('UTC')", "Array(DateTime('Europe/Berlin'))", 'UInt8']);
+  assert.deepEqual(cols.columns[0], [new Date(0)]);
+  assert.equal(described(), 1);
+  await c.fetchColumns(q, { types: { t: "DateTime('Asia/Tokyo')" } }); // given types: no DESCRIBE
+  await c.fetchColumns('SELECT 1 AS x /* old-zones */');                // no DateTime: no DESCRIBE
+  assert.equal(described(), 1);
   // No rows: a Native body is empty (no header block), so there are no columns to report.
   const none = await c.fetch('SELECT number AS n FROM numbers(10) WHERE n > 100 /* old-empty */');
   assert.equal(none.length, 0);

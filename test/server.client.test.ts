@@ -75,6 +75,15 @@ test('a stale keep-alive socket is retried once, transparently, for a read', { s
   await proxy.close();
 });
 
+test('fetchColumns reports a top-level DateTime with its zone (text Native header + DESCRIBE of the query)', { skip }, async () => {
+  const c = realClient();
+  const r = await c.fetchColumns("SELECT toDateTime(1700000000, 'Asia/Tokyo') AS t, [toDateTime(0, 'Europe/Berlin')] AS a, toDateTime(7, 'UTC') AS u -- note");
+  assert.deepEqual(r.types, ["DateTime('Asia/Tokyo')", "Array(DateTime('Europe/Berlin'))", "DateTime('UTC')"]);
+  assert.deepEqual(r.columns[0], [new Date(1700000000 * 1000)]);
+  assert.deepEqual(r.columns[2], [new Date(7000)]);
+  await c.close();
+});
+
 /** Whether the server still runs `queryId`, polled until it stops or `ms` pass. */
 async function stillRunning(c: ReturnType<typeof realClient>, queryId: string, ms = 5000): Promise<boolean> {
   const until = Date.now() + ms;

@@ -6,12 +6,14 @@ import type { NativeColumns, NativeColumnsOptions } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { ClientCore, ExecOptions } from './client.js';
 import { hasBinaryTypeHeaders, nativeReadSettings } from './capabilities.js';
+import { ChwireAbortError } from '../errors.js';
+import { parseType, printType } from '../types/index.js';
 
 export type ColumnsOptions = ExecOptions & DecodeOptions & {
   /**
    * Real column types by name, to restore what a text Native header loses (a top-level DateTime's
-   * zone). Needed only before ClickHouse 24.7: later servers are asked for binary type headers,
-   * which keep the zone.
+   * zone). Optional: servers from 24.7 on are asked for binary type headers, which keep the zone,
+   * and on older ones the client describes the query itself; given types skip that request.
    */
   types?: Readonly<Record<string, string>>;
 };
@@ -31,9 +33,63 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
     // Loaded on first use: the columnar reader is only needed by this call.
     const native = await import('../native/index.js');
     const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, ...decode } = opts;
-    const result = native.decodeNativeColumns(chunks, { ...decode, binaryTypes: hasBinaryTypeHeaders(settings) } as NativeColumnsOptions);
+    const binaryTypes = hasBinaryTypeHeaders(settings);
+    const result = native.decodeNativeColumns(chunks, { ...decode, binaryTypes } as NativeColumnsOptions);
+    // A text Native header drops a top-level DateTime's zone (native.md §2). Where the server
+    // cannot send binary type headers and the caller gave no `types`, the query's own schema
+    // (DESCRIBE of it, analysed, not run) supplies it. Values are UTC instants either way.
+    if (!binaryTypes && opts.types === undefined && result.types.includes('DateTime')) {
+      const described = await describeQuery(core, sql, { params, settings, sessionId: opts.sessionId, signal: opts.signal }, native);
+      if (described !== undefined) result.types = withZones(result.names, result.types, described);
+    }
     return Object.assign(result, { queryId: response.queryId ?? queryId });
   } finally {
     release();
   }
+}
+
+type NativeModule = typeof import('../native/index.js');
+
+/**
+ * The result columns of `sql` as the server's DESCRIBE of it gives them (name, type), or undefined
+ * when it cannot be described (not a SELECT, a trailing FORMAT or `;`…): best effort, the header's
+ * types then stand. An abort is still an abort.
+ */
+async function describeQuery(
+  core: ClientCore, sql: string,
+  req: { params: Record<string, string> | undefined; settings: Record<string, string>; sessionId: string | undefined; signal: AbortSignal | undefined },
+  native: NativeModule,
+): Promise<{ name: string; type: string }[] | undefined> {
+  try {
+    // Newlines around the query: a trailing `-- comment` must not swallow the closing parenthesis.
+    const response = await core.transport.request({
+      sql: `DESCRIBE TABLE (\n${sql}\n)`, format: 'Native', params: req.params, settings: req.settings,
+      queryId: randomUUID(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
+    });
+    const chunks: Uint8Array[] = [];
+    for await (const c of response.body) chunks.push(c);
+    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) { bytes.set(c, at); at += c.length; }
+    const rows = native.decodeNative(bytes, { rows: 'object' }).rows as { name?: unknown; type?: unknown }[];
+    return rows.map((r) => ({ name: String(r.name), type: String(r.type) }));
+  } catch (e) {
+    if (e instanceof ChwireAbortError) throw e;
+    return undefined;
+  }
+}
+
+/** Header types with each top-level zone-less `DateTime` replaced by the described `DateTime('tz')`. */
+function withZones(names: readonly string[], types: readonly string[], described: readonly { name: string; type: string }[]): string[] {
+  if (described.length !== names.length) return [...types];
+  return types.map((t, k) => {
+    const d = described[k]!;
+    if (t !== 'DateTime' || d.name !== names[k]) return t;
+    try {
+      const node = parseType(d.type);
+      return node.kind === 'DateTime' && node.timezone !== undefined ? printType(node) : t;
+    } catch {
+      return t;
+    }
+  });
 }
