@@ -66,13 +66,14 @@ async function describeQuery(
       sql: `DESCRIBE TABLE (\n${sql}\n)`, format: 'Native', params: req.params, settings: req.settings,
       queryId: randomUUID(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
     });
-    const chunks: Uint8Array[] = [];
-    for await (const c of response.body) chunks.push(c);
-    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) { bytes.set(c, at); at += c.length; }
-    const rows = native.decodeNative(bytes, { rows: 'object' }).rows as { name?: unknown; type?: unknown }[];
-    return rows.map((r) => ({ name: String(r.name), type: String(r.type) }));
+    const decoder = native.createNativeDecoder({ rows: 'object' });
+    const out: { name: string; type: string }[] = [];
+    const take = (rows: readonly unknown[]): void => {
+      for (const r of rows as { name?: unknown; type?: unknown }[]) out.push({ name: String(r.name), type: String(r.type) });
+    };
+    for await (const c of response.body) take(decoder.push(c));
+    decoder.end();
+    return out;
   } catch (e) {
     if (e instanceof ChwireAbortError) throw e;
     return undefined;
