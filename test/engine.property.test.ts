@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { DECODE_OPTION_ARBS } from './support/options-arb.js';
 import type { DecodeOptions } from '../src/plan/options.js';
 import { decodeRowBinary } from '../src/codec.js';
 import { engineBytes } from './support/engine.js';
@@ -17,17 +18,11 @@ import { queryArb } from './support/oracle-gen.js';
 /** Deeper local runs: ORACLE_RUNS=500 node --test dist/test/engine.property.test.js */
 const RUNS = Number(process.env.ORACLE_RUNS ?? 30);
 
+// The shared options plus the ones only this oracle compares (Int128+/Time).
 const optionsArb: fc.Arbitrary<DecodeOptions> = fc.record({
-  rows: fc.constantFrom('object', 'array'),
-  int64: fc.constantFrom('bigint', 'number', 'string'),
-  int128: fc.constantFrom('bigint', 'number', 'string'),
-  decimal: fc.constantFrom('string', 'number'),
-  datetime: fc.constantFrom('Date', 'string', 'number'),
-  date: fc.constantFrom('Date', 'string'),
-  time: fc.constantFrom('string', 'number'),
-  strings: fc.constantFrom('string', 'bytes'),
-  uuid: fc.constantFrom('string', 'bytes'),
-  maps: fc.constantFrom('object', 'Map'),
+  ...DECODE_OPTION_ARBS,
+  int128: fc.constantFrom('bigint' as const, 'number' as const, 'string' as const),
+  time: fc.constantFrom('string' as const, 'number' as const),
 }, { requiredKeys: [] });
 
 test('engine property: random schemas and values decode like the engine prints them', async (t) => {

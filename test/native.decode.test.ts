@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { decodeOptionsArb } from './support/options-arb.js';
 import { ChwireDecodeError, ChwireTypeError } from '../src/errors.js';
 import { createNativeDecoder, decodeNative, decodeNativeColumns } from '../src/native/index.js';
 import { decodeRowBinary } from '../src/codec.js';
@@ -150,20 +151,10 @@ test('native decode: an empty body is an empty result; rows of several blocks ke
   assert.deepEqual(decodeNative(bytes, { rows: 'array', int64: 'number' }).rows, Array.from({ length: 10 }, (_, i) => [i]));
 });
 
-const optionsArb: fc.Arbitrary<DecodeOptions> = fc.record({
-  rows: fc.constantFrom('object', 'array'),
-  int64: fc.constantFrom('bigint', 'number', 'string'),
-  decimal: fc.constantFrom('string', 'number'),
-  datetime: fc.constantFrom('Date', 'string', 'number'),
-  date: fc.constantFrom('Date', 'string'),
-  strings: fc.constantFrom('string', 'bytes'),
-  uuid: fc.constantFrom('string', 'bytes'),
-  maps: fc.constantFrom('object', 'Map'),
-}, { requiredKeys: [] });
 
 test('native decode property: random schemas decode like the engine prints them', async () => {
   await fc.assert(
-    fc.asyncProperty(queryArb(2), optionsArb, fc.integer({ min: 1, max: 97 }), async (q, options, chunk) => {
+    fc.asyncProperty(queryArb(2), decodeOptionsArb, fc.integer({ min: 1, max: 97 }), async (q, options, chunk) => {
       const r = await engineResult(q.sql, q.settings);
       const native = await engineBytes(q.sql, 'Native', q.settings);
       const { rows: expected } = expectedRows(r.columns, r.json, r.aux, options);

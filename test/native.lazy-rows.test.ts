@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import fc from 'fast-check';
+import { decodeOptionsArb } from './support/options-arb.js';
 import { ChwireDecodeError, ChwireTypeError } from '../src/errors.js';
 import { createNativeDecoder, decodeNative } from '../src/native/index.js';
 import type { DecodeOptions } from '../src/plan/options.js';
@@ -20,16 +21,6 @@ import { fixtureIndex, fixtureBytes } from './support/fixtures.js';
 import { sameRows } from './support/oracle-compare.js';
 import { queryArb } from './support/oracle-gen.js';
 
-const optionsArb: fc.Arbitrary<DecodeOptions> = fc.record({
-  rows: fc.constantFrom('object', 'array'),
-  int64: fc.constantFrom('bigint', 'number', 'string'),
-  decimal: fc.constantFrom('string', 'number'),
-  datetime: fc.constantFrom('Date', 'string', 'number'),
-  date: fc.constantFrom('Date', 'string'),
-  strings: fc.constantFrom('string', 'bytes'),
-  uuid: fc.constantFrom('string', 'bytes'),
-  maps: fc.constantFrom('object', 'Map'),
-}, { requiredKeys: [] });
 
 /** `bytes` cut at the given sizes (cycled), each chunk a copy (as a socket would hand them). */
 function chunksOf(bytes: Uint8Array, sizes: readonly number[]): Uint8Array[] {
@@ -118,7 +109,7 @@ test('lazy rows equal push() rows on every golden Native fixture, in random chun
 
 test('lazy rows equal push() rows for random schemas, options and chunk splits (engine bodies)', async () => {
   await fc.assert(
-    fc.asyncProperty(queryArb(2), optionsArb, fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 5 }), async (q, options, sizes) => {
+    fc.asyncProperty(queryArb(2), decodeOptionsArb, fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 5 }), async (q, options, sizes) => {
       const native = await engineBytes(q.sql, 'Native', q.settings);
       try {
         decodeNative(native, options);
@@ -144,7 +135,7 @@ const WIDE_SQL = `SELECT number AS n, toInt64(number) - 1000 AS i, toString(numb
 test('lazy rows equal push() rows across many blocks, with strings and blocks spanning chunks', async () => {
   const bodies = new Map<number, Uint8Array>();
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(1, 7, 500, 3000), optionsArb, fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 4 }), async (block, options, sizes) => {
+    fc.asyncProperty(fc.constantFrom(1, 7, 500, 3000), decodeOptionsArb, fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 4 }), async (block, options, sizes) => {
       let bytes = bodies.get(block);
       if (bytes === undefined) {
         // A copy: the engine's result buffer is reused by its next query.
