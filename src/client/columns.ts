@@ -68,10 +68,9 @@ async function describeQuery(
     });
     const decoder = native.createNativeDecoder({ rows: 'object' });
     const out: { name: string; type: string }[] = [];
-    const take = (rows: readonly unknown[]): void => {
-      for (const r of rows as { name?: unknown; type?: unknown }[]) out.push({ name: String(r.name), type: String(r.type) });
-    };
-    for await (const c of response.body) take(decoder.push(c));
+    for await (const c of response.body) {
+      for (const r of decoder.push(c) as { name?: unknown; type?: unknown }[]) out.push({ name: String(r.name), type: String(r.type) });
+    }
     decoder.end();
     return out;
   } catch (e) {

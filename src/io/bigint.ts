@@ -51,6 +51,16 @@ export function readInt64Number(dv: DataView, p: number): number {
   return dv.getInt32(p + 4, true) * TWO32 + dv.getUint32(p, true);
 }
 
+/**
+ * Int64 at p exactly: a number when it is a safe integer (the common case, no allocation), else a
+ * bigint. For converters that take either (DateTime64 ticks, Decimal64, Time64).
+ */
+export function readInt64Exact(dv: DataView, p: number): number | bigint {
+  const hi = dv.getInt32(p + 4, true);
+  if (hi < 0x200000 && hi >= -0x200000) return hi * TWO32 + dv.getUint32(p, true);
+  return dv.getBigInt64(p, true);
+}
+
 /** UInt64 as exact decimal text. */
 export function readUInt64String(dv: DataView, p: number): string {
   const hi = dv.getUint32(p + 4, true);

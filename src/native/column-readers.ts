@@ -24,7 +24,7 @@ import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
 // Not `u8.slice()`: on a Node Buffer that is a view of shared memory, not a copy.
 import { copyBytes } from '../io/bytes.js';
-import { readInt64Number, readInt64String, readUInt64Number, readUInt64String, readIntBig, readUIntBig } from '../io/bigint.js';
+import { readInt64Exact, readInt64Number, readInt64String, readUInt64Number, readUInt64String, readIntBig, readUIntBig } from '../io/bigint.js';
 import { decimalToString, decimalToNumber } from '../convert/decimal.js';
 import { uuidToString, uuidToBytes } from '../convert/uuid.js';
 import { ipv4ToString, ipv6ToString } from '../convert/ip.js';
@@ -104,13 +104,6 @@ function perValue(width: number, get: (c: Cursor, p: number) => unknown): Column
 
 function typed<T extends Values>(Ctor: TypedCtor<T>, views: boolean): ColumnReader {
   return { prefix() {}, read: (c, n) => typedAt(c, Ctor, n, views) };
-}
-
-/** Exact Int64: a number when it is safe, else a bigint (the tick converters take either). */
-function int64Exact(c: Cursor, p: number): number | bigint {
-  const hi = c.dv.getInt32(p + 4, true);
-  if (hi < 0x200000 && hi >= -0x200000) return readInt64Number(c.dv, p);
-  return c.dv.getBigInt64(p, true);
 }
 
 function int64Reader(signed: boolean, mode: ResolvedValueOptions['int64'], views: boolean): ColumnReader {
@@ -202,7 +195,7 @@ function decimalReader(t: Extract<TypeNode, { kind: 'Decimal' }>, mode: Resolved
   const s = t.scale;
   const conv = mode === 'string' ? decimalToString : decimalToNumber;
   if (w === 4) return perValue(4, (c, p) => conv(c.dv.getInt32(p, true), s));
-  if (w === 8) return perValue(8, (c, p) => conv(int64Exact(c, p), s));
+  if (w === 8) return perValue(8, (c, p) => conv(readInt64Exact(c.dv, p), s));
   return perValue(w, (c, p) => conv(readIntBig(c.dv, p, w), s));
 }
 
@@ -469,13 +462,13 @@ export function columnReader(t: TypeNode, ctx: ReaderContext, text: string): Col
       : o.datetime === 'string' ? (c, p) => secondsToIso(c.dv.getUint32(p, true)) : (c, p) => c.dv.getUint32(p, true) * 1000);
     case 'DateTime64': {
       const P = t.precision;
-      return perValue(8, o.datetime === 'Date' ? (c, p) => ticksToDate(int64Exact(c, p), P)
-        : o.datetime === 'string' ? (c, p) => ticksToIso(int64Exact(c, p), P) : (c, p) => ticksToMillis(int64Exact(c, p), P));
+      return perValue(8, o.datetime === 'Date' ? (c, p) => ticksToDate(readInt64Exact(c.dv, p), P)
+        : o.datetime === 'string' ? (c, p) => ticksToIso(readInt64Exact(c.dv, p), P) : (c, p) => ticksToMillis(readInt64Exact(c.dv, p), P));
     }
     case 'Time': return perValue(4, o.time === 'string' ? (c, p) => timeToString(c.dv.getInt32(p, true)) : (c, p) => c.dv.getInt32(p, true));
     case 'Time64': {
       const P = t.precision;
-      return perValue(8, o.time === 'string' ? (c, p) => time64ToString(int64Exact(c, p), P) : (c, p) => time64ToSeconds(int64Exact(c, p), P));
+      return perValue(8, o.time === 'string' ? (c, p) => time64ToString(readInt64Exact(c.dv, p), P) : (c, p) => time64ToSeconds(readInt64Exact(c.dv, p), P));
     }
     case 'UUID': return perValue(16, o.uuid === 'string' ? (c, p) => uuidToString(c.u8, p) : (c, p) => uuidToBytes(c.u8, p));
     case 'IPv4': return perValue(4, (c, p) => ipv4ToString(c.dv.getUint32(p, true)));

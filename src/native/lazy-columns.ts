@@ -22,7 +22,7 @@ import { fault, MAX_LENGTH } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
 import { copyBytes } from '../io/bytes.js';
-import { readInt64Number, readInt64String, readUInt64Number, readUInt64String } from '../io/bigint.js';
+import { readInt64Exact, readInt64Number, readInt64String, readUInt64Number, readUInt64String } from '../io/bigint.js';
 import {
   daysToDate, daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis,
 } from '../convert/datetime.js';
@@ -67,13 +67,6 @@ function seconds(conv: (s: number) => unknown): LazyColumn {
     },
     at: (d, i) => conv((d as Uint32Array)[i]!),
   };
-}
-
-/** Exact Int64: a number when it is safe, else a bigint (the tick converters take either). */
-function int64Exact(r: Raw, p: number): number | bigint {
-  const hi = r.dv.getInt32(p + 4, true);
-  if (hi < 0x200000 && hi >= -0x200000) return readInt64Number(r.dv, p);
-  return r.dv.getBigInt64(p, true);
 }
 
 /** String column data: a copy of the column's bytes and where each value starts and ends in it. */
@@ -159,8 +152,8 @@ export function lazyColumn(t: TypeNode, o: ResolvedValueOptions): LazyColumn | u
     case 'DateTime': return seconds(o.datetime === 'Date' ? (s) => new Date(s * 1000) : o.datetime === 'string' ? secondsToIso : (s) => s * 1000);
     case 'DateTime64': {
       const P = t.precision;
-      return fixed(8, o.datetime === 'Date' ? (r, p) => ticksToDate(int64Exact(r, p), P)
-        : o.datetime === 'string' ? (r, p) => ticksToIso(int64Exact(r, p), P) : (r, p) => ticksToMillis(int64Exact(r, p), P));
+      return fixed(8, o.datetime === 'Date' ? (r, p) => ticksToDate(readInt64Exact(r.dv, p), P)
+        : o.datetime === 'string' ? (r, p) => ticksToIso(readInt64Exact(r.dv, p), P) : (r, p) => ticksToMillis(readInt64Exact(r.dv, p), P));
     }
     case 'UUID': return fixed(16, o.uuid === 'string' ? (r, p) => uuidToString(r.u8, p) : (r, p) => uuidToBytes(r.u8, p));
     case 'IPv4': return fixed(4, (r, p) => ipv4ToString(r.dv.getUint32(p, true)));

@@ -11,7 +11,7 @@ import { utf8Decode } from '../io/utf8.js';
 import { copyBytes } from '../io/bytes.js';
 import {
   readUInt64Big, readInt64Big, readUInt64Number, readInt64Number, readUInt64String, readInt64String,
-  readUIntBig, readIntBig,
+  readUIntBig, readIntBig, readInt64Exact,
 } from '../io/bigint.js';
 import { decimalToString, decimalToNumber } from '../convert/decimal.js';
 import { uuidToString, uuidToBytes } from '../convert/uuid.js';
@@ -53,23 +53,17 @@ export function fault(message: string, offset: number): DecodeFault {
 }
 
 /** Int64 little-endian ticks as a number when exact, else a bigint. */
-export function int64Exactish(dv: DataView, p: number): number | bigint {
-  const hi = dv.getInt32(p + 4, true);
-  if (hi < 0x200000 && hi >= -0x200000) return hi * 4294967296 + dv.getUint32(p, true);
-  return dv.getBigInt64(p, true);
-}
-
 /** Decimal of `width` bytes at p, as exact text. */
 export function decimalText(dv: DataView, p: number, width: number, scale: number): string {
   if (width === 4) return decimalToString(dv.getInt32(p, true), scale);
-  if (width === 8) return decimalToString(int64Exactish(dv, p), scale);
+  if (width === 8) return decimalToString(readInt64Exact(dv, p), scale);
   return decimalToString(readIntBig(dv, p, width), scale);
 }
 
 /** Decimal of `width` bytes at p, as the nearest double. */
 export function decimalNumber(dv: DataView, p: number, width: number, scale: number): number {
   if (width === 4) return decimalToNumber(dv.getInt32(p, true), scale);
-  if (width === 8) return decimalToNumber(int64Exactish(dv, p), scale);
+  if (width === 8) return decimalToNumber(readInt64Exact(dv, p), scale);
   return decimalToNumber(readIntBig(dv, p, width), scale);
 }
 
@@ -85,7 +79,9 @@ export const H = {
   badBool, badEnum, copyBytes,
   NEED_MORE, MAX_LENGTH, more, badLength, fault, bf16, readVarUInt, utf8Decode,
   readUInt64Big, readInt64Big, readUInt64Number, readInt64Number, readUInt64String, readInt64String,
-  readUIntBig, readIntBig, int64Exactish, decimalText, decimalNumber,
+  readUIntBig, readIntBig, decimalText, decimalNumber,
+  // Generated code's name for the exact Int64 read (io/bigint.ts).
+  int64Exactish: readInt64Exact,
   uuidToString, uuidToBytes, ipv4ToString, ipv6ToString,
   daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
   int64TicksToFlooredMillis, int64TicksToIso, setOwn, setJsonPath, FillCache, StringDict,
