@@ -31,6 +31,17 @@ import { BoundedCache, compileFunction, hashKey } from '../codegen/compile.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
 
+/**
+ * The source of one row: an array literal, or an object literal whose keys are the column names
+ * JSON-quoted (the only server text in generated code) with `valueOf(k)` as values. A literal
+ * `"__proto__": v` would set the prototype; a computed key defines an own property.
+ */
+function rowLiteral(names: readonly string[], shape: 'object' | 'array', valueOf: (k: number) => string): string {
+  if (shape === 'array') return `[${names.map((_, k) => valueOf(k)).join(', ')}]`;
+  const parts = names.map((name, k) => `${name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)}: ${valueOf(k)}`);
+  return `{ ${parts.join(', ')} }`;
+}
+
 const builders = new BoundedCache<RowBuilder>(256);
 
 /** A row builder for these names and shape, compiled once and cached (bounded). */
@@ -38,13 +49,7 @@ function rowBuilder(names: readonly string[], shape: 'object' | 'array'): RowBui
   const key = shape + '\u0000' + JSON.stringify(names);
   let b = builders.get(key);
   if (b !== undefined) return b;
-  const parts = names.map((name, k) => {
-    const value = `c[${k}][i]`;
-    if (shape === 'array') return value;
-    // A literal `"__proto__": v` would set the prototype; a computed key defines an own property.
-    return name === '__proto__' ? `["__proto__"]: ${value}` : `${JSON.stringify(name)}: ${value}`;
-  });
-  const body = shape === 'array' ? `[${parts.join(', ')}]` : `{ ${parts.join(', ')} }`;
+  const body = rowLiteral(names, shape, (k) => `c[${k}][i]`);
   const source = `'use strict';\nreturn function buildRow(c, i) { return ${body}; };\n`;
   b = compileFunction<() => RowBuilder>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)();
   builders.set(key, b);
@@ -64,12 +69,7 @@ function sourceFactory(names: readonly string[], shape: 'object' | 'array', lazy
   let f = factories.get(key);
   if (f !== undefined) return f;
   const hoist = names.map((_, k) => `const c${k} = c[${k}]${lazy[k] ? `, g${k} = g[${k}]` : ''};`);
-  const parts = names.map((name, k) => {
-    const value = lazy[k] ? `g${k}(c${k}, i)` : `c${k}[i]`;
-    if (shape === 'array') return value;
-    return name === '__proto__' ? `["__proto__"]: ${value}` : `${JSON.stringify(name)}: ${value}`;
-  });
-  const body = shape === 'array' ? `[${parts.join(', ')}]` : `{ ${parts.join(', ')} }`;
+  const body = rowLiteral(names, shape, (k) => (lazy[k] ? `g${k}(c${k}, i)` : `c${k}[i]`));
   const source = `'use strict';\nreturn function make(c, g) {\n  ${hoist.join('\n  ')}\n  return function row(i) { return ${body}; };\n};\n`;
   f = compileFunction<() => SourceFactory>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)();
   factories.set(key, f);
