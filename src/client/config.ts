@@ -114,10 +114,8 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
 function compressionOf(c: ClientOptions['compression']): { compression: boolean; requestCompression: boolean } {
   if (c === undefined || typeof c === 'boolean') return { compression: c ?? false, requestCompression: false };
   if (typeof c !== 'object' || c === null) throw new ChwireConfigError('option compression must be a boolean or { response?, request? }');
-  for (const k of Object.keys(c)) {
-    if (k !== 'response' && k !== 'request') throw new ChwireConfigError(`unknown compression option ${JSON.stringify(k)}`);
-  }
   for (const [k, v] of Object.entries(c)) {
+    if (k !== 'response' && k !== 'request') throw new ChwireConfigError(`unknown compression option ${JSON.stringify(k)}`);
     if (v !== undefined && typeof v !== 'boolean') throw new ChwireConfigError(`option compression.${k} must be a boolean`);
   }
   return { compression: c.response ?? false, requestCompression: c.request ?? false };
