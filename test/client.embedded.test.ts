@@ -5,6 +5,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { Readable } from 'node:stream';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient, tuple, ChwireAbortError, ChwireConfigError, ChwireEncodeError, ChwireServerError } from '../src/index.js';
 
 const c = createClient({ url: 'chdb://' });
@@ -87,6 +91,21 @@ test('insert errors: unknown column and bad value before anything is sent; a fai
   await assert.rejects(c.insert('ins2', rows, { blockSize: 0 }), ChwireEncodeError);
   assert.equal(await c.fetchValue('SELECT count() FROM ins2'), 0n);
   await assert.rejects(c.insert('no_such_table', [{ a: 1 }]), ChwireConfigError);
+});
+
+test('insert of Native bytes made elsewhere (Buffers, a byte-mode Readable) passes them through; a first row that is no object is named', async () => {
+  await c.execute('CREATE TABLE ins3 (id UInt32, s String) ENGINE = MergeTree ORDER BY id');
+  // Native bytes written by the engine itself (the session's engine: a second one cannot run).
+  const file = join(mkdtempSync(join(tmpdir(), 'chwire-native-')), 'b.native');
+  await c.execute(`SELECT toUInt32(number) AS id, concat('s', toString(number)) AS s FROM numbers(1000) INTO OUTFILE '${file}' FORMAT Native`);
+  const block = readFileSync(file);
+  assert.ok(block.length > 1000);
+  await c.insert('ins3', [block.subarray(0, 7), block.subarray(7)]);
+  await c.insert('ins3', Readable.from([Buffer.from(block)], { objectMode: false }));
+  assert.deepEqual(await c.fetch('SELECT count() AS n, sum(id) AS sid, countIf(s = concat(\'s\', toString(id))) AS ok FROM ins3'),
+    [{ n: 2000n, sid: 999000n, ok: 2000n }]);
+  await assert.rejects(c.insert('ins3', ['not a row']), (e: unknown) => e instanceof ChwireEncodeError && e.row === 0 && /expected an object keyed by column name/.test(e.message));
+  await assert.rejects(c.insert('ins3', [block, 'text']), (e: unknown) => e instanceof ChwireConfigError && /Native bytes/.test(e.message));
 });
 
 test('sessions: a temporary table lives in its session only', async () => {

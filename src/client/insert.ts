@@ -98,28 +98,10 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   const [db, name] = splitTableName(table);
   const target = db !== undefined ? `${quoteIdentifier(db)}.${quoteIdentifier(name)}` : quoteIdentifier(name);
 
-  if (format !== 'Native') {
-    const cols = opts.columns !== undefined ? ` (${opts.columns.map(quoteIdentifier).join(', ')})` : '';
-    const body = (async function* () {
-      for await (const c of rows as AsyncIterable<unknown>) {
-        if (typeof c === 'string') yield Buffer.from(c, 'utf8');
-        else if (c instanceof Uint8Array) yield c;
-        else throw new ChwireConfigError(`insert with format ${format} takes bytes or strings, got ${typeof c}`);
-      }
-    })();
-    return send(core, `INSERT INTO ${target}${cols} FORMAT ${format}`, body, opts, auto);
-  }
+  if (format !== 'Native') return sendBytes(core, target, format, rows, opts, auto);
+  // Native takes rows to encode, or Native bytes made elsewhere (Buffers, or a byte-mode Readable).
+  if (isByteStream(rows)) return sendBytes(core, target, format, rows, opts, auto);
 
-  const { columns: schema } = await tableSchema(core, table);
-  let cols = schema;
-  if (opts.columns !== undefined) {
-    const byName = new Map(schema.map((c) => [c.name, c]));
-    cols = opts.columns.map((n) => {
-      const c = byName.get(n);
-      if (c === undefined) throw new ChwireConfigError(`table ${table} has no insertable column ${JSON.stringify(n)}`);
-      return c;
-    });
-  }
   let source: Iterable<unknown> | AsyncIterable<unknown>;
   let first: unknown;
   if (Array.isArray(rows)) {
@@ -132,8 +114,20 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
     source = p.all;
     first = p.first;
   }
+  if (first instanceof Uint8Array) return sendBytes(core, target, format, source, opts, auto);
+  const { columns: schema } = await tableSchema(core, table);
+  let cols = schema;
+  if (opts.columns !== undefined) {
+    const byName = new Map(schema.map((c) => [c.name, c]));
+    cols = opts.columns.map((n) => {
+      const c = byName.get(n);
+      if (c === undefined) throw new ChwireConfigError(`table ${table} has no insertable column ${JSON.stringify(n)}`);
+      return c;
+    });
+  }
   const shape = Array.isArray(first) ? 'array' : 'object';
-  if (shape === 'object') {
+  if (shape === 'object' && typeof first === 'object' && first !== null) {
+    // (A first row that is no object is reported by the encoder, with its row and column.)
     // The engine silently ignores a Native column it does not know (the real column then takes its
     // default), so a key outside the chosen columns is an error here, before anything is sent.
     const known = new Set(cols.map((c) => c.name));
@@ -169,6 +163,25 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, opts, auto);
   if (inputError !== undefined) throw inputError;
   return result;
+}
+
+/** A byte-mode (not object-mode) Readable: its chunks are a body to send as is. */
+function isByteStream(rows: InsertInput): boolean {
+  const r = rows as Partial<Readable>;
+  return typeof r.pipe === 'function' && r.readableObjectMode === false;
+}
+
+/** Sends bytes already in `format` (Buffers, Uint8Arrays, or strings as UTF-8) as the body. */
+function sendBytes(core: ClientCore, target: string, format: string, rows: InsertInput, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
+  const cols = opts.columns !== undefined ? ` (${opts.columns.map(quoteIdentifier).join(', ')})` : '';
+  const body = (async function* () {
+    for await (const c of rows as AsyncIterable<unknown>) {
+      if (c instanceof Uint8Array) yield c;
+      else if (typeof c === 'string' && format !== 'Native') yield Buffer.from(c, 'utf8');
+      else throw new ChwireConfigError(`insert with format ${format} takes ${format === 'Native' ? 'rows, or Native bytes (Buffers or Uint8Arrays)' : 'bytes or strings'}, got ${c === null ? 'null' : typeof c}`);
+    }
+  })();
+  return send(core, `INSERT INTO ${target}${cols} FORMAT ${format}`, body, opts, auto);
 }
 
 async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array>, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
