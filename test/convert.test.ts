@@ -129,6 +129,17 @@ test('utf8Decode equals TextDecoder (ignoreBOM) on arbitrary bytes, including in
     assert.equal(utf8Decode(buf, pad, pad + b.length), utf8DecodeStandard(buf, pad, pad + b.length));
   }), { numRuns: 3000 });
   assert.equal(utf8Decode(Uint8Array.of(0xef, 0xbb, 0xbf, 0x41), 0, 4), '\ufeffA', 'a BOM is data');
+  // Every length of the fixed-arity ASCII path and around it, each byte value 0-127 in every
+  // position, and one non-ASCII byte in each position (that value leaves the fast path).
+  const ascii = Uint8Array.from({ length: 200 }, (_, i) => (i * 37) % 128);
+  for (let n = 0; n <= 40; n++) {
+    for (let at = 0; at + n <= ascii.length; at += 7) assert.equal(utf8Decode(ascii, at, at + n), utf8DecodeStandard(ascii, at, at + n));
+    for (let k = 0; k < n; k++) {
+      const b = ascii.slice(0, n);
+      b[k] = 0xc3;
+      assert.equal(utf8Decode(b, 0, n), utf8DecodeStandard(b, 0, n), `length ${n}, non-ASCII at ${k}`);
+    }
+  }
 });
 
 test('64-bit and wider integer readers are exact', () => {
