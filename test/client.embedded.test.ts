@@ -108,6 +108,18 @@ test('insert of Native bytes made elsewhere (Buffers, a byte-mode Readable) pass
   await assert.rejects(c.insert('ins3', [block, 'text']), (e: unknown) => e instanceof ChwireConfigError && /Native bytes/.test(e.message));
 });
 
+test('insert does not depend on the client\'s decode defaults; a key whose value is undefined is ignored in every row', async () => {
+  await c.execute('CREATE TABLE ins4 (id UInt32, name String) ENGINE = MergeTree ORDER BY id');
+  // The table's schema is read with the library's defaults: names stay text under strings: 'bytes'.
+  const b = createClient({ url: 'chdb://', strings: 'bytes', columns: { name: { strings: 'bytes' } }, rows: 'array' });
+  try {
+    await b.insert('ins4', [{ id: 1, name: 'a', extra: undefined }, { id: 2, name: 'b', extra: undefined }]);
+    assert.deepEqual(await b.fetch('SELECT id, name FROM ins4 ORDER BY id'), [[1, new TextEncoder().encode('a')], [2, new TextEncoder().encode('b')]]);
+  } finally {
+    await b.close();
+  }
+});
+
 test('sessions: a temporary table lives in its session only', async () => {
   await c.execute('CREATE TEMPORARY TABLE t_sess (a UInt8)', { sessionId: 'A' });
   await c.execute('INSERT INTO t_sess VALUES (1), (2)', { sessionId: 'A' });

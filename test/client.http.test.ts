@@ -111,6 +111,28 @@ test('leaving a stream (rows or batches) early releases its connection', async (
   await c.close();
 });
 
+test('cancel() inside the loop ends it quietly (rows, batches, Native) and releases the connection', async () => {
+  for (const [c, tag] of [[client({ maxOpenConnections: 1 }), 'rb'], [createClient({ url: old.url, maxOpenConnections: 1, requestTimeout: 5000 }), 'native']] as const) {
+    const s = c.stream<{ number: bigint }>(`SELECT number FROM numbers(3000000) /* cancel-rows-${tag} */`);
+    let n = 0;
+    for await (const row of s) {
+      assert.equal(row.number, BigInt(n));
+      if (++n === 10) s.cancel();
+    }
+    assert.equal(n, 10, `${tag}: no row after cancel()`);
+    assert.equal(await c.fetchValue('SELECT 8 AS x'), 8);
+    const b = c.stream(`SELECT number FROM numbers(3000000) /* cancel-batches-${tag} */`);
+    let arrays = 0;
+    for await (const batch of b.batches()) {
+      assert.ok(batch.length > 0);
+      if (++arrays === 2) b.cancel();
+    }
+    assert.equal(arrays, 2, `${tag}: no array after cancel()`);
+    assert.equal(await c.fetchValue('SELECT 9 AS x'), 9);
+    await c.close();
+  }
+});
+
 test('a body cut mid-row with a clean end is a ChwireDecodeError naming row and offset', async () => {
   server.fault('/* cut-row */', { kind: 'cut-clean', at: 1000 });
   const c = client();

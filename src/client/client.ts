@@ -74,7 +74,8 @@ export interface ClientCore {
   lock(sessionId: string | undefined): Promise<() => void>;
   /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
   queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined>;
-  fetch<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
+  /** fetch with the library's decode defaults, not the client's (for the client's own queries). */
+  fetchPlain<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
 }
 
 export function createClient(options: ClientOptions = {}): Client {
@@ -149,8 +150,11 @@ class ChwireClient implements Client, ClientCore {
   }
 
   stream<R = Row>(sql: string, opts: QueryOptions = {}): RowStream<R> {
+    return this.streamWith(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)));
+  }
+
+  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions): RowStreamImpl<R> {
     const queryId = opts.queryId ?? randomUUID();
-    const decodeOptions = mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts));
     const open = async (): Promise<OpenedQuery<R>> => {
       const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId);
       const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
@@ -159,12 +163,19 @@ class ChwireClient implements Client, ClientCore {
     return new RowStreamImpl<R>(open, queryId);
   }
 
-  async fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    const s = this.stream<R>(sql, opts);
+  fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
+    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts))));
+  }
+
+  fetchPlain<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
+    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts)));
+  }
+
+  private async fetchFrom<R>(s: RowStreamImpl<R>): Promise<Rows<R>> {
     // The first decoded batch (a fresh array the decoder hands over) becomes the result, so a
     // Native body read in one block is never copied row by row.
     let rows: R[] | undefined;
-    for await (const batch of (s as RowStreamImpl<R>).eagerBatches()) {
+    for await (const batch of s.eagerBatches()) {
       if (rows === undefined) rows = batch;
       else for (let i = 0; i < batch.length; i++) rows.push(batch[i]!);
     }

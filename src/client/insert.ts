@@ -53,7 +53,8 @@ async function tableSchema(core: ClientCore, table: string): Promise<{ key: stri
     // One-line type names, in table order (18.16 has no `position` column to sort by);
     // MATERIALIZED and ALIAS columns cannot be inserted into.
     const sql = `SELECT name, type FROM system.columns WHERE database = ${dbExpr} AND table = ${quoteString(name)} AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')`;
-    p = core.fetch<{ name: string; type: string }>(sql, { rows: 'object' }).then((rows) => {
+    // The library's decode defaults: a client made with strings: 'bytes' still reads names as text.
+    p = core.fetchPlain<{ name: string; type: string }>(sql).then((rows) => {
       if (rows.length === 0) throw new ChwireConfigError(`table ${table} not found (or has no insertable columns)`);
       return rows.map((r) => ({ name: r.name, type: r.type }));
     });
@@ -132,7 +133,8 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
     // default), so a key outside the chosen columns is an error here, before anything is sent.
     const known = new Set(cols.map((c) => c.name));
     for (const k of Object.keys(first as object)) {
-      if (!known.has(k)) throw new ChwireEncodeError('unknown column', { column: k, row: 0, expected: `one of the columns of ${table}`, value: (first as Record<string, unknown>)[k] });
+      // A key whose value is undefined is ignored, as the encoder does in every other row.
+      if (!known.has(k) && (first as Record<string, unknown>)[k] !== undefined) throw new ChwireEncodeError('unknown column', { column: k, row: 0, expected: `one of the columns of ${table}`, value: (first as Record<string, unknown>)[k] });
     }
   }
   const encoder = encoderFor(schema, cols, shape);

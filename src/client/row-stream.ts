@@ -21,7 +21,10 @@ export interface RowStream<R> extends AsyncIterable<R> {
   readonly queryId: string | undefined;
   /** X-ClickHouse-Summary as sent with the response head (a snapshot for streamed reads). */
   readonly summary: QuerySummary | undefined;
-  /** Stop the query and release its connection (also done by leaving the loop early). */
+  /**
+   * Stop the query and release its connection (also done by leaving the loop early). The
+   * iteration then ends without an error and without the rows not yet handed over.
+   */
   cancel(): void;
 }
 
@@ -80,6 +83,7 @@ export class RowStreamImpl<R> implements RowStream<R> {
   private async *batchRows(): AsyncGenerator<R[]> {
     for await (const sources of this.run(sourcesOf)) {
       for (let k = 0; k < sources.length; k++) {
+        if (this.cancelled) return;
         const s = sources[k]!;
         (sources as (RowSource<R> | undefined)[])[k] = undefined; // a spent block is let go
         for (let i = 0; i < s.length; i += BATCH_ROWS) {
@@ -87,6 +91,7 @@ export class RowStreamImpl<R> implements RowStream<R> {
           const rows = new Array<R>(n);
           for (let j = 0; j < n; j++) rows[j] = s.row(i + j);
           yield rows;
+          if (this.cancelled) return;
         }
       }
     }
@@ -167,6 +172,11 @@ export class RowStreamImpl<R> implements RowStream<R> {
       }
     };
     const next = (): Promise<IteratorResult<R>> => {
+      if (this.cancelled && !ended) {
+        ended = true;
+        drop();
+        void source.return?.(undefined);
+      }
       if (refilling !== undefined) return refilling.then(next, next);
       if (cur !== undefined) {
         let t: { value: R } | undefined;
@@ -223,6 +233,10 @@ export class RowStreamImpl<R> implements RowStream<R> {
       // to decode as whole rows, only its exact shape at the very end gives it away.
       const appended = trailingServerError(q.response.tailText(), this.queryId);
       if (appended !== undefined) throw appended;
+    } catch (e) {
+      // cancel() cut the body: what follows (a premature close, a row cut short) is not an error.
+      if (this.cancelled) return;
+      throw e;
     } finally {
       q.response.cancel();
       q.release();
