@@ -149,6 +149,20 @@ test('a stalled body is a ChwireTimeoutError after requestTimeout without progre
   await t.close();
 });
 
+test('a request body that keeps streaming is progress: it outlives requestTimeout; a body that stalls does not', async () => {
+  const piece = Buffer.from('{"n":1}\n');
+  const slow = (gaps: number[]) => async function* (): AsyncGenerator<Uint8Array> {
+    for (const ms of gaps) { await new Promise((r) => setTimeout(r, ms)); yield piece; }
+  };
+  const t = transport({ requestTimeout: 400 });
+  // Six chunks 150 ms apart: 900 ms in all, never 400 ms without a byte.
+  await readAll(await t.request({ sql: 'SELECT 1 /* slow-body */', format: 'TabSeparated', body: slow([150, 150, 150, 150, 150, 150])() }));
+  assert.equal(server.requests.find((q) => q.sql.includes('/* slow-body */'))?.body.length, 6 * piece.length);
+  // One gap longer than the timeout.
+  await assert.rejects(t.request({ sql: 'SELECT 1 /* stalled-body */', format: 'TabSeparated', body: slow([50, 700, 50])() }), ChwireTimeoutError);
+  await t.close();
+});
+
 test('aborting mid-body is a ChwireAbortError, frees the connection and kills the query', async () => {
   server.fault('/* abort */', { kind: 'stall', at: 100 });
   const t = transport({ maxOpenConnections: 1 });

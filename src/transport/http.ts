@@ -290,6 +290,9 @@ export class HttpTransport implements Transport {
       else {
         const src = Readable.from(body, { objectMode: false });
         src.on('error', (e) => { req.destroy(e); });
+        // Sending the body is progress: the timeout counts from its last chunk, not from the start
+        // (a long insert that keeps streaming must not time out; a stalled one still does).
+        if (timer !== undefined) src.on('data', () => { if (!settled) timer!.refresh(); });
         if (gzipBody) {
           // The fastest level: the body is compressed while it streams, on the event loop.
           const gz = createGzip({ level: zlibConstants.Z_BEST_SPEED });
