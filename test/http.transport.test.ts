@@ -285,6 +285,11 @@ test('server() probes the version once and ping() checks /ping', async () => {
   assert.equal(server.requests.filter((q) => /version\(\)/.test(q.sql)).length - before, 1);
   await t.ping();
   await t.close();
+  // Behind a proxy path, ping goes under that path like every query does.
+  const p = transport({ urls: [new URL(`${server.url}/behind/proxy/`)] });
+  await p.ping();
+  assert.equal(server.requests.at(-1)?.url, '/behind/proxy/ping');
+  await p.close();
 });
 
 test('a pooled socket idle past its limit is discarded even when a blocked event loop delayed its timer', async () => {

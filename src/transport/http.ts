@@ -135,7 +135,7 @@ export class HttpTransport implements Transport {
 
   async ping(signal?: AbortSignal): Promise<void> {
     const host = this.hosts[this.current]!;
-    const res = await this.send(host, 'GET', '/ping', undefined, { signal, idempotent: true });
+    const res = await this.send(host, 'GET', `${host.url.pathname.replace(/\/$/, '')}/ping`, undefined, { signal, idempotent: true });
     const text = await readAll(res.res);
     if (res.res.statusCode !== 200) throw serverErrorFromText(text, res.res.statusCode, undefined);
   }

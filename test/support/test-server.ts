@@ -115,7 +115,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const sql = params.get('query') ?? received.toString('utf8');
     requests.push({ method: req.method ?? '', url: req.url ?? '', params, headers: req.headers, sql, onConnection: n, body: received, rawLength: raw.length });
     res.setHeader('Keep-Alive', `timeout=${opts.keepAliveTimeout ?? 10}`);
-    if (u.pathname === '/ping') { res.end('Ok.\n'); return; }
+    if (u.pathname.endsWith('/ping')) { res.end('Ok.\n'); return; }
 
     const fail = (msg: string): void => {
       const code = Number(/Code: (\d+)/.exec(msg)?.[1] ?? 0);
