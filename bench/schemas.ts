@@ -78,8 +78,8 @@ export async function fillEngineTable(exec: (sql: string) => Promise<void>, tabl
 }
 
 /** Read every row in insertion order (one thread, so a Memory table keeps block order). */
-export function selectAll(table: string): string {
-  return `SELECT * FROM ${table} SETTINGS max_threads = 1`;
+export function selectAll(table: string, settings = ''): string {
+  return `SELECT * FROM ${table} SETTINGS max_threads = 1${settings === '' ? '' : `, ${settings}`}`;
 }
 
 /**
