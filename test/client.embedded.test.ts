@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, tuple, ChwireAbortError, ChwireConfigError, ChwireEncodeError, ChwireServerError } from '../src/index.js';
+import { createClient, tuple, ChwireAbortError, ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../src/index.js';
 
 const c = createClient({ url: 'chdb://' });
 after(() => c.close());
@@ -188,6 +188,25 @@ test('errors: server errors, abort, closed client, a second data directory', asy
   const closed = createClient({ url: 'chdb://' });
   await closed.close();
   await assert.rejects(closed.fetch('SELECT 1'), ChwireConfigError);
+});
+
+test('requestTimeout on the embedded engine: a stream waiting longer for its next chunk is a ChwireTimeoutError', async () => {
+  const t = createClient({ url: 'chdb://', requestTimeout: 300 });
+  try {
+    // One block that takes ~1.2 s to compute: no chunk within 300 ms.
+    const started = performance.now();
+    await assert.rejects(t.fetch('SELECT sleepEachRow(0.4) FROM numbers(3)'), ChwireTimeoutError);
+    assert.ok(performance.now() - started < 1000, 'the timeout fired before the block was done');
+    // A stream that keeps delivering chunks is progress, however long it runs in all.
+    let n = 0;
+    for await (const _ of t.stream('SELECT number FROM numbers(2000000)')) n++;
+    assert.equal(n, 2000000);
+    // A statement stops being waited for (the engine finishes it); the client stays usable.
+    await assert.rejects(t.execute('SELECT sleepEachRow(0.4) FROM numbers(3)'), ChwireTimeoutError);
+    assert.equal(await t.fetchValue('SELECT 41 + 1 AS x'), 42);
+  } finally {
+    await t.close();
+  }
 });
 
 test('the database option applies to the embedded engine too (schema lookup, reads)', async () => {

@@ -126,7 +126,7 @@ export class ChdbTransport implements Transport {
     this.info ??= (async () => {
       const s = await this.take(undefined);
       try {
-        const r = await s.session.queryAsync('SELECT version()', { format: 'TabSeparated' });
+        const r = await s.session.queryAsync('SELECT version()', { format: 'TabSeparated', ...this.timeout() });
         return parseVersion(new TextDecoder().decode(r.bytes()));
       } finally { s.release(); }
     })();
@@ -135,6 +135,14 @@ export class ChdbTransport implements Transport {
 
   async ping(): Promise<void> {
     await this.server();
+  }
+
+  /**
+   * requestTimeout for a single-shot engine call: it rejects after that long (chdb cannot stop
+   * the computation, which finishes in the background).
+   */
+  private timeout(): { timeout?: number } {
+    return this.opts.requestTimeout > 0 ? { timeout: this.opts.requestTimeout } : {};
   }
 
   /** A new connection, switched to the configured database. */
@@ -175,14 +183,14 @@ export class ChdbTransport implements Transport {
     try {
       if (req.body !== undefined) return await this.insert(conn.session, settingsClause, req, conn.release);
       if (req.format === undefined) {
-        const opts = { format: 'TabSeparated', signal: req.signal, ...(this.opts.requestTimeout > 0 ? { timeout: this.opts.requestTimeout } : {}) };
+        const opts = { format: 'TabSeparated', signal: req.signal, ...this.timeout() };
         const r = hasParams ? await conn.session.queryBindAsync(sql, params, opts) : await conn.session.queryAsync(sql, opts);
         conn.release();
         return bytesResponse(r.bytes(), req.queryId);
       }
       const format = req.format;
       const stream = hasParams ? conn.session.queryStreamBind(sql, params, { format, signal: req.signal }) : conn.session.queryStream(sql, { format, signal: req.signal });
-      return streamResponse(stream, format, req.queryId, conn.release);
+      return streamResponse(stream, format, req.queryId, conn.release, this.opts.requestTimeout);
     } catch (e) {
       conn.release();
       throw chdbError(e, req.queryId);
@@ -205,7 +213,7 @@ export class ChdbTransport implements Transport {
       } finally { await fh.close(); }
       // INSERT INTO t (cols) FROM INFILE 'f' [SETTINGS …] FORMAT x: settings go before FORMAT here.
       const stmt = `${req.sql.slice(0, m.index)}FROM INFILE ${quote(file)} ${settingsClause} FORMAT ${m[1]}`;
-      await session.queryAsync(stmt, { format: 'TabSeparated', signal: req.signal });
+      await session.queryAsync(stmt, { format: 'TabSeparated', signal: req.signal, ...this.timeout() });
       release();
       return bytesResponse(new Uint8Array(0), req.queryId);
     } catch (e) {
@@ -249,20 +257,46 @@ function bytesResponse(bytes: Uint8Array, queryId: string | undefined): Transpor
 }
 
 type ChdbStream = ReturnType<ChdbSession['queryStream']>;
+type ChdbChunk = ChdbStream extends AsyncIterable<infer C> ? C : never;
 
 /**
  * chdb's stream yields each chunk as a complete document: with RowBinaryWithNamesAndTypes every
  * chunk repeats the header. The header is kept from the first chunk and stripped from the
  * others, so the body is one continuous document, as over HTTP.
  */
-function streamResponse(stream: ChdbStream, format: string, queryId: string | undefined, release: () => void): TransportResponse {
+function streamResponse(stream: ChdbStream, format: string, queryId: string | undefined, release: () => void, timeoutMs: number): TransportResponse {
   let last: Uint8Array = new Uint8Array(0);
   let done = false;
-  const finish = (): void => { if (!done) { done = true; stream.cancel(); release(); } };
+  /** A chunk fetch given up on (timeout): the engine is still busy on this connection until it settles. */
+  let abandoned: Promise<unknown> | undefined;
+  const finish = (): void => {
+    if (done) return;
+    done = true;
+    stream.cancel();
+    // The connection goes back to the pool only once the engine is done with it (chdb defers the
+    // stream's destruction behind the fetch in flight; a query issued before then fails).
+    if (abandoned === undefined) release();
+    else void abandoned.then(() => setImmediate(release));
+  };
+  const chunks = stream[Symbol.asyncIterator]();
+  /** The engine's next chunk; with a timeout, no more than timeoutMs of waiting for it (no progress). */
+  const nextChunk = (): Promise<IteratorResult<ChdbChunk>> => {
+    const p = chunks.next();
+    if (timeoutMs <= 0) return p;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abandoned = p.catch(() => undefined);
+        reject(new ChwireTimeoutError(`no result chunk from the embedded engine within ${timeoutMs} ms (requestTimeout)`, { queryId }));
+      }, timeoutMs);
+    });
+    return Promise.race([p, expired]).finally(() => clearTimeout(timer));
+  };
   async function* body(): AsyncGenerator<Uint8Array> {
     let header: Uint8Array | undefined;
     try {
-      for await (const chunk of stream) {
+      for (let n = await nextChunk(); n.done !== true; n = await nextChunk()) {
+        const chunk = n.value;
         let b = chunk.raw();
         if (format === 'RowBinaryWithNamesAndTypes') {
           if (header === undefined) {
