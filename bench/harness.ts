@@ -11,8 +11,8 @@
 //   when they start inside one of its timed windows.
 // Configuration by environment: BENCH_ROUNDS (measured rounds, default 11), BENCH_WARMUP
 // (default 2), BENCH_ROWS (rows per payload, default 200000), BENCH_ONLY (comma-separated case
-// names to run; others are skipped), BENCH_KEEP_ORACLE=1 (keep the checks' expected values alive
-// while timing, see BenchCase.afterChecks).
+// names to run; others are skipped), BENCH_BALLAST_MB (default 0: live row-like objects of about
+// that many MiB kept for the whole suite, the heap of a service that holds data of its own).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +46,7 @@ export interface BenchCase {
    * Called once every path's result has been checked, before the first timed run: the case drops
    * what only its checks needed (the oracle rows), so the timed runs see a heap that holds the
    * workload and not the bench's own ~100 MB of expected values (which made V8 mark that heap
-   * over and over during allocation-heavy paths). BENCH_KEEP_ORACLE=1 skips it (the old condition).
+   * over and over during allocation-heavy paths). A deliberate, measured heap is BENCH_BALLAST_MB.
    */
   readonly afterChecks?: () => void;
 }
@@ -67,7 +67,7 @@ export interface PathResult {
 
 export interface CaseResult { name: string; title: string; rows: number; baselines: string[]; paths: PathResult[] }
 
-export interface BenchConfig { rounds: number; warmup: number; rows: number; only: string[] | undefined; keepOracle: boolean }
+export interface BenchConfig { rounds: number; warmup: number; rows: number; only: string[] | undefined; ballastMiB: number }
 
 export function benchConfig(): BenchConfig {
   const int = (name: string, dflt: number, min: number): number => {
@@ -83,7 +83,7 @@ export function benchConfig(): BenchConfig {
     warmup: int('BENCH_WARMUP', 2, 0),
     rows: int('BENCH_ROWS', 200_000, 1),
     only: only === undefined || only === '' ? undefined : only.split(',').map((s) => s.trim()),
-    keepOracle: process.env['BENCH_KEEP_ORACLE'] === '1',
+    ballastMiB: int('BENCH_BALLAST_MB', 0, 0),
   };
 }
 
@@ -104,8 +104,12 @@ export class Bench {
   constructor(readonly name: string) {
     this.observer.observe({ entryTypes: ['gc'] });
     console.log(`# chwire bench: ${name}\n${formatEnvironment(this.env)}`);
-    console.log(`rounds ${this.config.rounds} measured after ${this.config.warmup} warm-up · rows ${this.config.rows}\n`);
+    console.log(`rounds ${this.config.rounds} measured after ${this.config.warmup} warm-up · rows ${this.config.rows}${ballastLine(this.config)}\n`);
+    if (this.config.ballastMiB > 0) this.ballast = makeBallast(this.config.ballastMiB);
   }
+
+  /** BENCH_BALLAST_MB of live objects, kept until the process ends. */
+  private ballast: unknown;
 
   /** Whether BENCH_ONLY lets this case run. */
   wants(caseName: string): boolean {
@@ -139,7 +143,7 @@ export class Bench {
       else throw new Error(`case ${c.name}, path ${p.name}: no check and no expected result`);
     }
     console.log(`   results checked equal across ${c.paths.length} paths`);
-    if (!this.config.keepOracle) c.afterChecks?.();
+    c.afterChecks?.();
     // 2. Warm-up and measured rounds, alternated and rotated.
     const windows = new Map<string, Array<[number, number]>>(c.paths.map((p) => [p.name, []]));
     const total = this.config.warmup + this.config.rounds;
@@ -241,12 +245,29 @@ function formatRate(r: number): string {
   return String(r);
 }
 
+/** Row-like objects (bigint, string, Date, number) of about `mib` MiB, all alive. */
+function makeBallast(mib: number): unknown[] {
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const out: unknown[] = [];
+  for (let i = 0; process.memoryUsage().heapUsed - before < mib * 2 ** 20; i++) {
+    for (let k = 0; k < 10_000; k++, i++) out.push({ id: BigInt(i), name: `ballast row ${i}`, at: new Date(i * 1000), score: i / 7 });
+  }
+  gc?.();
+  console.log(`ballast: ${out.length} row objects, ${((process.memoryUsage().heapUsed - before) / 2 ** 20).toFixed(0)} MiB live`);
+  return out;
+}
+
+function ballastLine(config: BenchConfig): string {
+  return config.ballastMiB > 0 ? ` · ballast ${config.ballastMiB} MiB of live row objects` : '';
+}
+
 export function markdownReport(name: string, env: BenchEnvironment, config: BenchConfig, cases: readonly CaseResult[], notes: readonly string[]): string {
   const out = [
     `### bench:${name}`,
     '',
     `${env.date} · node ${env.node} (V8 ${env.v8}) · ${env.cpu} × ${env.cores} · load ${env.loadAverage.join(' ')} · chwire ${env.commit}`,
-    `${config.rounds} measured rounds after ${config.warmup} warm-up, paths alternated; median, ratio = baseline median / path median.`,
+    `${config.rounds} measured rounds after ${config.warmup} warm-up, paths alternated; median, ratio = baseline median / path median${ballastLine(config)}.`,
   ];
   for (const n of notes) out.push(`- ${n}`);
   for (const c of cases) out.push('', `**${c.name}**: ${c.title} (${c.rows} rows)`, '', caseTable(c));
