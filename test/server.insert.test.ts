@@ -1,11 +1,12 @@
 // INSERT against a real ClickHouse server (Debian clickhouse-server 18.16, started by .ci/run):
 // 1M rows of a mixed schema streamed in Native blocks and read back equal; a bad value in the
 // middle of a multi-block insert leaves exactly the blocks before it; blockSize 0 is all or
-// nothing; abort stops the request; JSONEachRow bytes pass through.
+// nothing; abort stops the request; JSONEachRow and Native bytes pass through.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChwireAbortError, ChwireEncodeError, type Client } from '../src/index.js';
-import { SKIP_REAL, realClient, uniqueName } from './support/ch-server.js';
+import { Readable } from 'node:stream';
+import { REAL_URL, SKIP_REAL, realClient, uniqueName } from './support/ch-server.js';
 
 const skip = SKIP_REAL;
 let c: Client;
@@ -99,6 +100,26 @@ test('JSONEachRow bytes pass through unchanged', { skip }, async () => {
   const lines = ['{"id":1,"s":"x","t":"2024-01-02 03:04:05","f":1.5,"n":null,"a":[1,2],"e":"a","d":"2024-01-02"}\n', '{"id":2,"s":"y","t":"2024-01-02 03:04:06","f":2.5,"n":7,"a":[],"e":"b","d":"2024-01-03"}\n'];
   await c.insert(table, lines, { format: 'JSONEachRow' });
   assert.deepEqual(await c.fetch(`SELECT id, s, n FROM ${table} ORDER BY id`), [{ id: 1n, s: 'x', n: null }, { id: 2n, s: 'y', n: 7 }]);
+});
+
+test('Native bytes the server wrote itself pass through (Buffers, a byte-mode Readable)', { skip }, async () => {
+  await c.execute(`TRUNCATE TABLE ${table}`);
+  await c.insert(table, Array.from({ length: 3000 }, (_, i) => row(i)));
+  const copy = uniqueName('chwire_ins_copy');
+  await c.execute(`CREATE TABLE ${copy} AS ${table}`);
+  try {
+    // The server's own Native output of the table, read raw over HTTP.
+    const res = await fetch(`${REAL_URL!.replace(/\/$/, '')}/?query=${encodeURIComponent(`SELECT * FROM ${table} ORDER BY id FORMAT Native`)}`);
+    assert.equal(res.status, 200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    await c.insert(copy, [bytes.subarray(0, 1000), bytes.subarray(1000)]);
+    await c.insert(copy, Readable.from([bytes], { objectMode: false }));
+    const sums = (t: string): Promise<unknown> => c.fetchOne(`SELECT count() AS n, sum(id) AS ids, sum(length(s)) AS chars, sum(toUInt32(t)) AS ts, sum(length(a)) AS items FROM ${t}`);
+    const one = await sums(table) as Record<string, bigint>;
+    assert.deepEqual(await sums(copy), Object.fromEntries(Object.entries(one).map(([k, v]) => [k, v * 2n])));
+  } finally {
+    await c.execute(`DROP TABLE IF EXISTS ${copy}`);
+  }
 });
 
 test('gzip both ways ({ request: true, response: true }): 100k rows in blocks stored and read back equal', { skip, timeout: 60_000 }, async () => {
