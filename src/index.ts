@@ -4,6 +4,7 @@ export { createClient } from './client/client.js';
 export type { Client, QueryOptions, ExecOptions, Rows, ExecResult } from './client/client.js';
 export type { ClientOptions, Settings, SettingValue } from './client/config.js';
 export type { RowStream } from './client/row-stream.js';
+export type { RawStream, RawOptions } from './client/raw-stream.js';
 export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './client/insert.js';
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export { tuple, QueryTuple } from './client/params.js';

@@ -6,7 +6,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Readable } from 'node:stream';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, tuple, ChwireAbortError, ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../src/index.js';
@@ -118,6 +118,22 @@ test('insert does not depend on the client\'s decode defaults; a key whose value
   } finally {
     await b.close();
   }
+});
+
+test('streamRaw on the embedded engine: one whole document per format (CSV with its header once, a Parquet file the engine reads back)', async () => {
+  const N = 300000; // many engine chunks when streamed: each would carry its own header
+  const sql = `SELECT number AS n, concat('v', toString(number)) AS s FROM numbers(${N})`;
+  const collect = async (s: AsyncIterable<Uint8Array>): Promise<Buffer> => { const parts: Uint8Array[] = []; for await (const b of s) parts.push(b); return Buffer.concat(parts); };
+  const csv = (await collect(c.streamRaw(sql, { format: 'CSVWithNames' }))).toString('utf8');
+  const lines = csv.split('\n');
+  assert.equal(lines[0], '"n","s"');
+  assert.equal(lines.length, N + 2); // header, N rows, '' after the last newline
+  assert.equal(lines[N], `${N - 1},"v${N - 1}"`);
+  const parquet = await collect(c.streamRaw(sql, { format: 'Parquet', settings: { max_threads: 1 } }));
+  const file = join(mkdtempSync(join(tmpdir(), 'chwire-raw-')), 'r.parquet');
+  writeFileSync(file, parquet);
+  assert.deepEqual(await c.fetchOne(`SELECT count() AS k, sum(n) AS total, countIf(s = concat('v', toString(n))) AS ok FROM file('${file}', 'Parquet')`),
+    { k: BigInt(N), total: BigInt(N) * BigInt(N - 1) / 2n, ok: BigInt(N) });
 });
 
 test('sessions: a temporary table lives in its session only', async () => {

@@ -4,7 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireDecodeError, ChwireServerError, ChwireTimeoutError } from '../src/index.js';
-import { engineJsonRows } from './support/engine.js';
+import { engineBytes, engineJsonRows } from './support/engine.js';
 import { startTestServer } from './support/test-server.js';
 import { collectGarbage } from './support/ch-server.js';
 
@@ -131,6 +131,36 @@ test('cancel() inside the loop ends it quietly (rows, batches, Native) and relea
     assert.equal(await c.fetchValue('SELECT 9 AS x'), 9);
     await c.close();
   }
+});
+
+test('streamRaw: the bytes of any format exactly as the engine writes them; exceptions in either framing never reach the data', async () => {
+  const c = client({ maxOpenConnections: 1 });
+  const sql = "SELECT number AS n, concat('v', toString(number)) AS s FROM numbers(50000)";
+  const collect = async (s: AsyncIterable<Uint8Array>): Promise<Buffer> => { const parts: Uint8Array[] = []; for await (const b of s) parts.push(b); return Buffer.concat(parts); };
+  for (const format of ['CSVWithNames', 'Parquet', 'JSONEachRow']) {
+    const raw = c.streamRaw(`${sql} /* raw-${format} */`, { format, queryId: `q-raw-${format}` });
+    assert.deepEqual(await collect(raw), Buffer.from(await engineBytes(sql, format)), format);
+    assert.equal(raw.queryId, `q-raw-${format}`);
+    assert.equal(server.requests.at(-1)?.params.get('default_format'), format);
+  }
+  // 25.11+ framing: the transport cuts the exception block out and raises it.
+  server.fault('/* raw-tagged */', { kind: 'exception-tagged', at: 5000, message: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)' });
+  await assert.rejects(collect(c.streamRaw(`${sql} /* raw-tagged */`, { format: 'TSV' })), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 241);
+  // Text appended after the data (servers before 25.11): held back, raised, never handed over.
+  const parts: Uint8Array[] = [];
+  server.fault('/* raw-appended */', { kind: 'exception-appended', at: 300000, message: "Code: 395. DB::Exception: Value passed to 'throwIf' function is non-zero. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO) (version 26.7.2.1)" });
+  await assert.rejects((async () => { for await (const b of c.streamRaw(`${sql} /* raw-appended */`, { format: 'TSV' })) parts.push(b); })(), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 395);
+  assert.ok(!Buffer.concat(parts).includes('DB::Exception'), 'no exception text among the data');
+  assert.ok(Buffer.concat(parts).length > 200000, 'the data before it streamed');
+  // Leaving early, or cancel(), releases the one connection.
+  for await (const _ of c.streamRaw('SELECT number FROM numbers(3000000) /* raw-leave */', { format: 'TSV' })) break;
+  const r = c.streamRaw('SELECT number FROM numbers(3000000) /* raw-cancel */', { format: 'TSV' });
+  let chunks = 0;
+  for await (const _ of r) if (++chunks === 2) r.cancel();
+  assert.equal(chunks, 2);
+  assert.equal(await c.fetchValue('SELECT 4 AS x'), 4);
+  assert.throws(() => c.streamRaw('SELECT 1', { format: 'CSV; DROP' }), ChwireConfigError);
+  await c.close();
 });
 
 test('a body cut mid-row with a clean end is a ChwireDecodeError naming row and offset', async () => {

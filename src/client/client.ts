@@ -1,4 +1,4 @@
-// createClient and the query API: fetch / fetchOne / fetchValue / stream / execute / ping / close,
+// createClient and the query API: fetch / fetchOne / fetchValue / stream / streamRaw / execute / ping / close,
 // with insert and fetchColumns wired in from insert.ts and columns.ts. Every read goes
 // sql → transport → byte chunks → the compiled decoder for the result's schema → rows.
 // Invariants: query parameters are sent apart from the SQL, never spliced into it; the server's
@@ -16,6 +16,7 @@ import { resolveConfig, renderSetting, type ClientOptions, type Settings } from 
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import { formatQueryParam } from './params.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
+import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js';
 import { SessionLocks } from './session-lock.js';
 import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
 import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
@@ -51,6 +52,8 @@ export interface Client {
   fetchOne<R = Row>(sql: string, opts?: QueryOptions): Promise<R | undefined>;
   fetchValue<V = unknown>(sql: string, opts?: QueryOptions): Promise<V | undefined>;
   stream<R = Row>(sql: string, opts?: QueryOptions): RowStream<R>;
+  /** The result's bytes in any output format, as the server writes them (no decoding). */
+  streamRaw(sql: string, opts: RawOptions): RawStream;
   execute(sql: string, opts?: ExecOptions): Promise<ExecResult>;
   insert(table: string, rows: InsertInput, opts?: InsertOptions): Promise<InsertResult>;
   fetchColumns(sql: string, opts?: ColumnsOptions): Promise<ColumnsResult>;
@@ -132,15 +135,20 @@ class ChwireClient implements Client, ClientCore {
   }
 
   /** Sends a query whose body is a result in `format` (or no format: a statement). */
-  private async send(sql: string, opts: QueryOptions, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+  /**
+   * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
+   * format this client decodes), or a raw output format passed on as is (no settings of ours).
+   */
+  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
     const { info, caps } = await this.capabilities(opts.signal);
     const params = await this.queryParams(opts, caps, info);
-    const fmt = format === null ? undefined : opts.format ?? caps.rowFormat;
-    const settings = this.settingsFor(opts, fmt === 'Native' ? nativeReadSettings(caps) : {});
+    const raw = format !== null && format !== '';
+    const fmt = format === null ? undefined : raw ? format : opts.format ?? caps.rowFormat;
+    const settings = this.settingsFor(opts, fmt === 'Native' && !raw ? nativeReadSettings(caps) : {});
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.transport.request({
-        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null,
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw,
       });
       return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
@@ -196,6 +204,17 @@ class ChwireClient implements Client, ClientCore {
   async fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
     const row = await this.fetchOne<unknown[]>(sql, { ...opts, rows: 'array' });
     return row?.[0] as V | undefined;
+  }
+
+  streamRaw(sql: string, opts: RawOptions): RawStream {
+    if (typeof opts?.format !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.format)) {
+      throw new ChwireConfigError(`streamRaw needs an output format name, e.g. { format: 'CSVWithNames' }, got ${JSON.stringify(opts?.format)}`);
+    }
+    const queryId = opts.queryId ?? randomUUID();
+    return new RawStreamImpl(async () => {
+      const { response, release } = await this.send(sql, opts, opts.format, queryId);
+      return { response, release };
+    }, queryId);
   }
 
   async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {

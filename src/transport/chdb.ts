@@ -182,8 +182,8 @@ export class ChdbTransport implements Transport {
     const conn = await this.take(req.sessionId);
     try {
       if (req.body !== undefined) return await this.insert(conn.session, settingsClause, req, conn.release);
-      if (req.format === undefined) {
-        const opts = { format: 'TabSeparated', signal: req.signal, ...this.timeout() };
+      if (req.format === undefined || req.whole === true) {
+        const opts = { format: req.format ?? 'TabSeparated', signal: req.signal, ...this.timeout() };
         const r = hasParams ? await conn.session.queryBindAsync(sql, params, opts) : await conn.session.queryAsync(sql, opts);
         conn.release();
         return bytesResponse(r.bytes(), req.queryId);

@@ -19,6 +19,12 @@ export interface TransportRequest {
   body?: AsyncIterable<Uint8Array> | undefined;
   /** Safe to send twice (reads): the only requests retried after a stale keep-alive socket. */
   idempotent?: boolean | undefined;
+  /**
+   * The result must arrive as one document of `format` (a raw export): the embedded engine then
+   * runs the query single-shot, since its streamed chunks are each a document of their own
+   * (a header per chunk, a Parquet file per chunk). HTTP streams either way.
+   */
+  whole?: boolean | undefined;
 }
 
 /** The server's X-ClickHouse-Summary: every value as the server wrote it (strings). */

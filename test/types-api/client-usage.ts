@@ -6,7 +6,7 @@ import {
   createClient, tuple, isChwireError, ChwireError, ChwireDecodeError, ChwireEncodeError, ChwireServerError,
   ChwireTypeError, ChwireTimeoutError, ERROR_CODES,
   type Client, type ClientOptions, type ColumnInfo, type ChwireErrorCode, type ColumnsResult, type DecodeOptions,
-  type ExecResult, type InsertResult, type QueryOptions, type QuerySummary, type Row, type RowStream, type Rows,
+  type ExecResult, type InsertResult, type QueryOptions, type QuerySummary, type RawStream, type Row, type RowStream, type Rows,
 } from 'chwire';
 import { expectType, type Equal } from './expect.js';
 
@@ -65,6 +65,11 @@ export async function clientUsage(): Promise<void> {
   expectType<Equal<typeof stream, RowStream<unknown[]>>>();
   for await (const r of stream) expectType<Equal<typeof r, unknown[]>>();
   for await (const batch of client.stream<unknown[]>('SELECT 1').batches()) expectType<Equal<typeof batch, unknown[][]>>();
+  const raw = client.streamRaw('SELECT 1', { format: 'CSVWithNames', settings: { max_threads: 1 } });
+  expectType<Equal<typeof raw, RawStream>>();
+  for await (const bytes of raw) expectType<Equal<typeof bytes, Uint8Array>>();
+  // @ts-expect-error the format is required
+  client.streamRaw('SELECT 1', {});
 
   const opts: QueryOptions = { format: 'RowBinaryWithNamesAndTypes', sessionId: 's', signal: AbortSignal.timeout(1000) };
   await client.fetch('SELECT 1', opts);
