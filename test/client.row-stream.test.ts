@@ -2,11 +2,12 @@
 // response and a real decoder (RowBinaryWithNamesAndTypes bytes from the embedded engine): rows in
 // order across batches and chunks that complete no row, overlapping next() calls that must not
 // reorder or lose rows, early return() releasing the connection exactly once, errors reaching the
-// caller, and a body cut mid-row failing instead of ending short.
+// caller, a body cut mid-row failing instead of ending short, and (without exception framing) no
+// row made from an exception's text appended after the data.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRowBinaryDecoder } from '../src/codec.js';
-import { ChwireDecodeError } from '../src/errors.js';
+import { ChwireDecodeError, ChwireServerError } from '../src/errors.js';
 import { RowStreamImpl, type OpenedQuery } from '../src/client/row-stream.js';
 import type { TransportResponse } from '../src/transport/types.js';
 import { engineBytes } from './support/engine.js';
@@ -16,19 +17,24 @@ const bytes = await engineBytes(`SELECT number AS n, toString(number * 7) AS s F
 
 interface Probe { cancels: number; releases: number; pulled: number }
 
-/** A stream over `bytes` cut into `size`-byte chunks (the last chunk may stop at `limit`). */
-function streamOf(size: number, limit = bytes.length, fail?: Error): { s: RowStreamImpl<{ n: bigint; s: string }>; probe: Probe } {
+/**
+ * A stream over `data` (default: the engine's rows) cut into `size`-byte chunks (the last chunk may
+ * stop at `limit`). `framed`: the response says exceptions cannot appear among the data (a 25.11+
+ * server); otherwise the stream holds the body's last 16 KiB back until it has ended.
+ */
+function streamOf(size: number, limit = bytes.length, fail?: Error, framed = true, data: Uint8Array = bytes): { s: RowStreamImpl<{ n: bigint; s: string }>; probe: Probe } {
   const probe: Probe = { cancels: 0, releases: 0, pulled: 0 };
   async function* body(): AsyncGenerator<Uint8Array> {
     for (let at = 0; at < limit; at += size) {
       probe.pulled++;
-      yield bytes.subarray(at, Math.min(at + size, limit));
+      yield data.subarray(at, Math.min(at + size, limit));
     }
     if (fail !== undefined) throw fail;
   }
   const response: TransportResponse = {
     queryId: 'q', summary: undefined, timezone: undefined, body: body(),
-    tailText: () => '', cancel: () => { probe.cancels++; },
+    tailText: () => Buffer.from(data.subarray(Math.max(0, limit - 16384), limit)).toString('utf8'),
+    cancel: () => { probe.cancels++; }, exceptionsFramed: framed,
   };
   const open = async (): Promise<OpenedQuery<{ n: bigint; s: string }>> => ({
     response, decoder: createRowBinaryDecoder() as never, release: () => { probe.releases++; },
@@ -87,6 +93,29 @@ test('an error from the body reaches the loop after the rows before it; later ne
   assert.equal(k, ROWS);
   assert.equal(probe.releases, 1);
   assert.deepEqual(await it.next(), { value: undefined, done: true });
+});
+
+test('without exception framing, no row is made from an exception appended after the data', async () => {
+  // Clean end: every row, whatever the chunking (the last 16 KiB are decoded once the body ended).
+  for (const size of [1000, 65536]) {
+    const { s } = streamOf(size, bytes.length, undefined, false);
+    let k = 0;
+    for await (const r of s) expectRow(r, k++);
+    assert.equal(k, ROWS);
+  }
+  // An 18.16-style exception after a cut mid-row: the text would decode as rows (a UInt64 and a
+  // String) if it reached the decoder; it does not, and the loop ends in ChwireServerError.
+  const cut = bytes.length - 20000;
+  const text = Buffer.from(`Code: 241, e.displayText() = DB::Exception: Memory limit (for query) exceeded: would use 9.31 GiB, e.what() = DB::Exception\n`);
+  const data = Buffer.concat([bytes.subarray(0, cut), text]);
+  for (const size of [1000, 65536]) {
+    const { s, probe } = streamOf(size, data.length, undefined, false, data);
+    let k = 0;
+    await assert.rejects(async () => { for await (const r of s) expectRow(r, k++); }, (e: unknown) => e instanceof ChwireServerError && e.serverCode === 241);
+    // Rows stream before the error (those more than 16 KiB from the end), all of them genuine.
+    assert.ok(k < ROWS && (size > data.length || k > 0), `${k} rows before the error`);
+    assert.equal(probe.releases, 1);
+  }
 });
 
 test('a body cut in the middle of a row is a ChwireDecodeError, never a short result', async () => {

@@ -4,11 +4,11 @@
 // pulls; leaving the loop early, cancel(), an error or the end of the body release the connection
 // and the session lock once; no byte of a server exception is ever handed over as data: the
 // tagged framing (25.11+) is removed by the transport, and for the plain text older servers
-// append after the data, the last TAIL_HOLD bytes are held back until the body has ended.
+// append after the data, the body's last bytes are held back until it has ended (tail-hold.ts).
 import { ChwireConfigError } from '../errors.js';
-import { trailingServerError } from '../transport/server-error.js';
 import type { QuerySummary, TransportResponse } from '../transport/types.js';
 import type { Settings } from './config.js';
+import { heldBody } from './tail-hold.js';
 
 export interface RawOptions {
   /** The output format, any the server has: `'CSVWithNames'`, `'Parquet'`, `'JSONEachRow'`, ... */
@@ -35,12 +35,6 @@ export interface OpenedRaw {
   /** Releases the session lock. */
   release(): void;
 }
-
-/**
- * Bytes held back at the end of the body, enough for an exception an older server appends as text
- * after the data (one message line, well under 16 KiB: the transport's tail window).
- */
-const TAIL_HOLD = 16 * 1024;
 
 export class RawStreamImpl implements RawStream {
   private opened: OpenedRaw | undefined;
@@ -71,24 +65,9 @@ export class RawStreamImpl implements RawStream {
     if (this.cancelled) return;
     const q = await this.open();
     this.opened = q;
-    // Chunks not yet handed over: the newest TAIL_HOLD bytes (at chunk granularity, no copying).
-    const held: Uint8Array[] = [];
-    let heldBytes = 0;
     try {
-      for await (const chunk of q.response.body) {
-        if (chunk.length === 0) continue;
-        held.push(chunk);
-        heldBytes += chunk.length;
-        while (held.length > 1 && heldBytes - held[0]!.length >= TAIL_HOLD) {
-          const out = held.shift()!;
-          heldBytes -= out.length;
-          yield out;
-          if (this.cancelled) return;
-        }
-      }
-      const appended = trailingServerError(q.response.tailText(), this.queryId);
-      if (appended !== undefined) throw appended;
-      for (const out of held.splice(0)) {
+      // No byte of an exception an older server appends after the data is handed over (tail-hold.ts).
+      for await (const out of heldBody(q.response, this.queryId)) {
         yield out;
         if (this.cancelled) return;
       }
@@ -97,7 +76,6 @@ export class RawStreamImpl implements RawStream {
       if (this.cancelled) return;
       throw e;
     } finally {
-      held.length = 0;
       q.response.cancel();
       q.release();
     }

@@ -253,6 +253,7 @@ function bytesResponse(bytes: Uint8Array, queryId: string | undefined): Transpor
     body: (async function* () { if (bytes.length > 0) yield bytes; })(),
     tailText: () => new TextDecoder().decode(bytes.subarray(Math.max(0, bytes.length - 16384))),
     cancel: () => undefined,
+    exceptionsFramed: true, // the engine raises errors apart from the result bytes
   };
 }
 
@@ -315,5 +316,8 @@ function streamResponse(stream: ChdbStream, format: string, queryId: string | un
       finish();
     }
   }
-  return { queryId, summary: undefined, timezone: undefined, body: body(), tailText: () => new TextDecoder().decode(last.subarray(Math.max(0, last.length - 16384))), cancel: finish };
+  return {
+    queryId, summary: undefined, timezone: undefined, body: body(), tailText: () => new TextDecoder().decode(last.subarray(Math.max(0, last.length - 16384))), cancel: finish,
+    exceptionsFramed: true, // the engine raises errors apart from the result bytes
+  };
 }

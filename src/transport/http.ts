@@ -192,7 +192,11 @@ export class HttpTransport implements Transport {
     if (summaryText !== undefined) {
       try { summary = JSON.parse(summaryText) as Record<string, string>; } catch { summary = undefined; }
     }
-    return { queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), body: b.body, tailText: () => b.tail.text(), cancel: b.cancel };
+    const tag = header(res, 'x-clickhouse-exception-tag');
+    return {
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      exceptionsFramed: tag !== undefined && tag !== '',
+    };
   }
 
   /**

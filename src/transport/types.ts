@@ -49,6 +49,12 @@ export interface TransportResponse {
   tailText(): string;
   /** Stop reading and release the connection (idempotent). */
   cancel(): void;
+  /**
+   * True when an exception raised after the body started can never appear among the data (the
+   * 25.11+ tagged framing, which the transport cuts out; the embedded engine, which raises it
+   * apart). Otherwise an older server may append it as text after the data, at the very end.
+   */
+  readonly exceptionsFramed?: boolean;
 }
 
 /** What the client needs to know about the server behind a transport (learnt once per host). */

@@ -137,8 +137,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         if (k.startsWith('param_') || k === 'async_insert') { fail(`Code: 115. DB::Exception: Unknown setting ${k}. (UNKNOWN_SETTING)`); return; }
       }
     }
+    // A server that appends its exception as text predates the tagged framing (25.11): no tag.
+    const appends = faults.find(([m]) => sql.includes(m))?.[1].kind === 'exception-appended';
     if (!old) {
-      res.setHeader('X-ClickHouse-Exception-Tag', TAG);
+      if (!appends) res.setHeader('X-ClickHouse-Exception-Tag', TAG);
       res.setHeader('X-ClickHouse-Query-Id', params.get('query_id') ?? 'server-generated-id');
       res.setHeader('X-ClickHouse-Summary', '{"read_rows":"1","read_bytes":"8"}');
       res.setHeader('X-ClickHouse-Timezone', 'UTC');
@@ -147,7 +149,15 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     try {
       if (/^\s*SELECT version\(\)\s*$/i.test(sql)) body = Buffer.from(`${version}\n`);
       else if (format === undefined) body = Buffer.from(await engineText(sql, 'TabSeparated'));
-      else body = await engineBytes(sql, format);
+      else {
+        // The format settings the client may send, applied by the engine as a server would.
+        const settings: Record<string, string> = {};
+        for (const k of ['output_format_native_encode_types_in_binary_format']) {
+          const v = params.get(k);
+          if (v !== null) settings[k] = v;
+        }
+        body = await engineBytes(sql, format, settings);
+      }
     } catch (e) {
       fail(String((e as Error).message));
       return;
