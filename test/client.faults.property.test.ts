@@ -1,5 +1,6 @@
 // Property: one client, a random sequence of reads through every read API, each answered by the
-// loopback test server (engine bytes) with a random fault or none. Every read either gives exactly
+// loopback test server (engine bytes; a 26.x server, or an 18.16 one where rows are read as Native
+// and exceptions come as appended text) with a random fault or none. Every read either gives exactly
 // the engine's rows (bytes, for streamRaw) or fails with the error class that fault calls for —
 // never a wrong row, never a short result from a body cut mid-row, never an untyped error — and
 // afterwards the client still answers a plain query (no connection or session lock left behind).
@@ -12,8 +13,9 @@ import {
 import { engineBytes, engineJsonRows } from './support/engine.js';
 import { startTestServer, type Fault } from './support/test-server.js';
 
-const server = await startTestServer();
-after(() => server.close());
+const modern = await startTestServer();
+const old = await startTestServer({ version: '18.16.1' }); // reads Native, appends exceptions as text
+after(async () => { await modern.close(); await old.close(); });
 
 const SQL = 'SELECT number AS n, toString(number * 7) AS s FROM numbers(3000)';
 const expected = (await engineJsonRows(SQL)).map(([n, s]) => ({ n: BigInt(n as string), s: s as string }));
@@ -37,14 +39,14 @@ const opArb: fc.Arbitrary<Op> = fc.record({
 
 let serial = 0;
 
-/** The fault to install for `op`, or undefined. */
-function faultOf(op: Op): Fault | undefined {
+/** The fault to install for `op`, or undefined. An old server has no tagged framing: it appends. */
+function faultOf(op: Op, oldServer: boolean): Fault | undefined {
   const message = 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)';
   switch (op.fault) {
     case 'none': return undefined;
     case 'byte-per-chunk': return { kind: 'byte-per-chunk' };
     case 'reset': return { kind: 'reset' };
-    case 'exception-tagged': case 'exception-appended': return { kind: op.fault, at: op.at, message };
+    case 'exception-tagged': case 'exception-appended': return { kind: oldServer ? 'exception-appended' : op.fault, at: op.at, message };
     case 'cut-clean': case 'cut-reset': case 'stall': return { kind: op.fault, at: op.at };
     default: return undefined;
   }
@@ -87,12 +89,13 @@ function allowed(op: Op): (abstract new (...a: never[]) => Error)[] {
 }
 
 test('random reads under random faults: the exact rows or the fault\'s own error, and the client stays usable', { timeout: 120_000 }, async () => {
-  await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 5 }), async (ops) => {
+  await fc.assert(fc.asyncProperty(fc.boolean(), fc.array(opArb, { minLength: 1, maxLength: 5 }), async (oldServer, ops) => {
+    const server = oldServer ? old : modern;
     const c = createClient({ url: server.url, maxOpenConnections: 2, requestTimeout: 300 });
     try {
       for (const op of ops) {
         const marker = `/* fault-${++serial} */`;
-        const fault = faultOf(op);
+        const fault = faultOf(op, oldServer);
         if (fault !== undefined) server.fault(marker, fault);
         const sql = `${SQL} ${marker}`;
         const got: Received = { rows: [], bytes: Buffer.alloc(0), left: false };
@@ -102,12 +105,12 @@ test('random reads under random faults: the exact rows or the fault\'s own error
         } catch (e) {
           failed = true;
           const classes = allowed(op);
-          assert.ok(classes.some((k) => e instanceof k), `${op.api} under ${op.fault}@${op.at}: ${String(e)}`);
+          assert.ok(classes.some((k) => e instanceof k), `${oldServer ? '18.16: ' : ''}${op.api} under ${op.fault}@${op.at}: ${String(e)}`);
         }
         // Whatever arrived, before an error too, is exactly a prefix of the engine's result (no row
         // or byte made from an exception's text); complete unless the read failed, was left early,
         // or a clean cut fell on a row boundary (RowBinary and TSV cannot tell).
-        const what = `${op.api} under ${op.fault}@${op.at}`;
+        const what = `${oldServer ? '18.16: ' : ''}${op.api} under ${op.fault}@${op.at}`;
         if (op.api === 'raw') {
           assert.ok(tsv.subarray(0, got.bytes.length).equals(got.bytes), `${what}: bytes are not a prefix`);
           if (!failed && !got.left && op.fault !== 'cut-clean') assert.equal(got.bytes.length, tsv.length, `${what}: short body`);
