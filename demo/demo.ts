@@ -1,6 +1,6 @@
 // `npm run demo`: chwire against the embedded engine (chdb://, no server needed). Creates a
-// table, inserts rows, reads them back with fetch and with stream (row by row and in batches), and prints a few rows and the
-// rows per second of each path.
+// table, inserts rows, reads them back with fetch and with stream (row by row and in batches),
+// and prints a few rows and the rows per second of each path (one cold run each).
 import { inspect } from 'node:util';
 import { createClient } from '../src/index.js';
 
@@ -13,6 +13,7 @@ function rate(rows: number, ms: number): string {
 async function main(): Promise<void> {
   await using client = createClient({ url: 'chdb://' });
   console.log(`chwire demo on the embedded engine, ClickHouse ${await client.serverVersion()}`);
+  console.log('(rows/s below: one cold run of each path, engine time included; `npm run bench:*` measures properly)');
 
   await client.execute(`
     CREATE TABLE events (
