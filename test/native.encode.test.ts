@@ -73,7 +73,9 @@ const CASES: Case[] = [
   ['Variant(UInt64, String)', [[7, '7::UInt64'], ['x', "'x'"]]],
   ['Variant(Array(UInt8), Float64, String)', [[[1], '[1]::Array(UInt8)'], [1.5, '1.5::Float64'], ['t', "'t'"]]],
   ['JSON', [[{ a: 1, b: { c: 'x' } }, `'{"a":1,"b":{"c":"x"}}'`], ['{"z": [1, 2], "s": "t"}', `'{"z": [1, 2], "s": "t"}'`], [{}, "'{}'"], [{ big: 2n ** 63n - 1n }, `'{"big": 9223372036854775807}'`]]],
-  ['Dynamic', [[1, '1::Int64'], ['s', "'s'"], [null, 'NULL'], [1.5, '1.5::Float64'], [true, 'true'], [2n ** 64n - 1n, '18446744073709551615::UInt64'], [new Date(1500), "toDateTime64('1970-01-01 00:00:01.500', 3, 'UTC')"]]],
+  ['Dynamic', [[1, '1::Int64'], ['s', "'s'"], [null, 'NULL'], [1.5, '1.5::Float64'], [true, 'true'], [2n ** 64n - 1n, '18446744073709551615::UInt64'], [new Date(1500), "toDateTime64('1970-01-01 00:00:01.500', 3, 'UTC')"],
+    [[1, -2n], '[1, -2]::Array(Int64)'], [[1, 2.5], '[1, 2.5]::Array(Float64)'], [['a', new Uint8Array([0x62])], "['a', 'b']::Array(String)"], [[true, false], '[true, false]::Array(Bool)'],
+    [[], '[]::Array(String)'], [[new Date(0)], "[toDateTime64(0, 3, 'UTC')]::Array(DateTime64(3, 'UTC'))"]]],
   ['Array(Dynamic)', [[[1, 'x', null], "[1::Int64, 'x', NULL]::Array(Dynamic)"], [[], '[]::Array(UInt8)']]],
   ['Point', [[[1.5, -2], '(1.5, -2)']]],
   ['Ring', [[[[0, 0], [1, 1]], '[(0, 0), (1, 1)]']]],
@@ -145,11 +147,15 @@ test('encode: LowCardinality dictionaries of 300 and 70 000 entries (UInt16 and 
 
 test('encode: Dynamic values get the documented types', async () => {
   const enc = compileNativeEncoder([{ name: 'd', type: 'Dynamic' }], 'array');
-  const values = [1, 'x', null, 1.5, true, 2n ** 64n - 1n, -(2n ** 63n), new Date(0), new Uint8Array([0x61])];
+  const values = [1, 'x', null, 1.5, true, 2n ** 64n - 1n, -(2n ** 63n), new Date(0), new Uint8Array([0x61]), [1, 2], [0.5, 1], ['x'], [true], [new Date(0)], [], [3n]];
   const path = writeNativeFile([enc.encodeBlock(values.map((v) => [v]), 0, values.length, 0)]);
   const got = await engineJsonRows(`SELECT dynamicType(d) FROM file(${sqlString(path)}, 'Native', 'd Dynamic')`);
-  assert.deepEqual(got.map((r) => r[0]), ['Int64', 'String', 'None', 'Float64', 'Bool', 'UInt64', 'Int64', "DateTime64(3, 'UTC')", 'String']);
+  assert.deepEqual(got.map((r) => r[0]), ['Int64', 'String', 'None', 'Float64', 'Bool', 'UInt64', 'Int64', "DateTime64(3, 'UTC')", 'String',
+    'Array(Int64)', 'Array(Float64)', 'Array(String)', 'Array(Bool)', "Array(DateTime64(3, 'UTC'))", 'Array(String)', 'Array(Int64)']);
   assert.throws(() => enc.encodeBlock([[{}]], 0, 1, 0), /Dynamic value/);
+  for (const bad of [[1, 'x'], [null], [[1]], [2n ** 64n - 1n], [1n, 0.5]]) {
+    assert.throws(() => enc.encodeBlock([[bad]], 0, 1, 0), /Dynamic array/, JSON.stringify(bad, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x)));
+  }
 });
 
 test('encode: object rows may list the columns in any order and omit Nullable ones', async () => {

@@ -14,6 +14,7 @@ import type { TypeNode } from '../types/ast.js';
 import { decimalByteWidth } from '../types/ast.js';
 import { ChwireTypeError } from '../errors.js';
 import { printType } from '../types/print.js';
+import { parseType } from '../types/parse.js';
 import type { ByteSink } from './sink.js';
 import { failedAt, remap, isList, type ColumnWriter } from './writer-core.js';
 import { nullableWriter, arrayWriter, tupleWriter, mapWriter, lowCardinalityWriter, variantWriter } from './composite-writers.js';
@@ -222,37 +223,61 @@ const BIG_RE = /"\\u0000big\\u0000(-?\d+)\\u0000big\\u0000"/g;
 /**
  * Dynamic, in the flattened serialization (version 3, accepted on INSERT, native.md §4.9) with a
  * fixed type list, so that its prefix does not depend on the data (a nested Dynamic's prefix is
- * written before its parent's data). Each value's type is inferred from its JS form.
+ * written before its parent's data). Each value's type is inferred from its JS form; an array
+ * takes the Array type of its elements' one kind (see dynamicArrayTypeOf).
  */
-const DYNAMIC_TYPES: readonly { name: string; writer: () => ColumnWriter }[] = [
-  { name: 'Bool', writer: () => typedWriter(Uint8Array, toBool, false) },
-  { name: 'Int64', writer: () => typedWriter(BigInt64Array, makeBigInt(intRange(64, true)), 0) },
-  { name: 'UInt64', writer: () => typedWriter(BigUint64Array, makeBigInt(intRange(64, false)), 0) },
-  { name: 'Float64', writer: () => typedWriter(Float64Array, toFloat, 0) },
-  { name: 'String', writer: () => stringWriter },
-  { name: "DateTime64(3, 'UTC')", writer: () => typedWriter(BigInt64Array, makeDateTime64(3), 0n) },
-];
+const SCALAR_TYPES = ['Bool', 'Int64', 'UInt64', 'Float64', 'String', "DateTime64(3, 'UTC')"] as const;
+const [BOOL, INT64, UINT64, FLOAT64, STRING, DATETIME64] = [0, 1, 2, 3, 4, 5] as const;
+/** Array(T) of SCALAR_TYPES[k] is DYNAMIC_TYPES[ARRAY_OF + k] (Array(UInt64) is never inferred, but kept for the numbering). */
+const ARRAY_OF = SCALAR_TYPES.length;
+const DYNAMIC_TYPES: readonly string[] = [...SCALAR_TYPES, ...SCALAR_TYPES.map((t) => `Array(${t})`)];
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
-/** Index in DYNAMIC_TYPES of a JS value's type, -1 for NULL. */
-function dynamicTypeOf(v: unknown): number {
+/** Index in SCALAR_TYPES of a scalar JS value's type, -1 for NULL. */
+function dynamicScalarTypeOf(v: unknown): number {
   if (v === null || v === undefined) return -1;
   switch (typeof v) {
-    case 'boolean': return 0;
-    case 'number': return Number.isSafeInteger(v) ? 1 : 3;
-    case 'bigint': return v >= -INT64_MAX - 1n && v <= INT64_MAX ? 1 : v >= 0n && v <= UINT64_MAX ? 2 : fail('a Dynamic value: bigints must fit Int64 or UInt64', v);
-    case 'string': return 4;
+    case 'boolean': return BOOL;
+    case 'number': return Number.isSafeInteger(v) ? INT64 : FLOAT64;
+    case 'bigint': return v >= -INT64_MAX - 1n && v <= INT64_MAX ? INT64 : v >= 0n && v <= UINT64_MAX ? UINT64 : fail('a Dynamic value: bigints must fit Int64 or UInt64', v);
+    case 'string': return STRING;
     default:
-      if (v instanceof Uint8Array) return 4;
-      if (v instanceof Date) return 5;
-      return fail('a Dynamic value: boolean, number, bigint, string, Uint8Array, Date or null', v);
+      if (v instanceof Uint8Array) return STRING;
+      if (v instanceof Date) return DATETIME64;
+      return fail('a Dynamic value: boolean, number, bigint, string, Uint8Array, Date, an array of one of those, or null', v);
   }
 }
 
+/**
+ * Index in DYNAMIC_TYPES of an array's type: the one kind of all its elements (integers and other
+ * numbers together are Float64; an empty array is Array(String)). NULL elements, mixed kinds,
+ * bigints beyond Int64 and nested arrays are errors: cast those in SQL or use a typed column.
+ */
+function dynamicArrayTypeOf(v: readonly unknown[]): number {
+  if (v.length === 0) return ARRAY_OF + STRING;
+  let kind = -1;
+  let numbersOnly = true; // so far: plain numbers may mix integers and fractions (then Float64)
+  for (const x of v) {
+    const k = Array.isArray(x) ? -1 : dynamicScalarTypeOf(x);
+    if (typeof x !== 'number') numbersOnly = false;
+    if (k < 0 || k === UINT64) return fail(DYNAMIC_ARRAY, v);
+    if (kind === -1 || k === kind) kind = k;
+    else if (numbersOnly && (k === FLOAT64 || kind === FLOAT64)) kind = FLOAT64;
+    else return fail(DYNAMIC_ARRAY, v);
+  }
+  return ARRAY_OF + kind;
+}
+const DYNAMIC_ARRAY = 'a Dynamic array: elements all of one kind (booleans, numbers, Int64 bigints, strings or Dates), no NULL or nested array';
+
+/** Index in DYNAMIC_TYPES of a JS value's type, -1 for NULL. */
+function dynamicTypeOf(v: unknown): number {
+  return Array.isArray(v) ? dynamicArrayTypeOf(v) : dynamicScalarTypeOf(v);
+}
+
 function dynamicWriter(): ColumnWriter {
-  const members = DYNAMIC_TYPES.map((t) => t.writer());
-  const names = DYNAMIC_TYPES.map((t) => t.name);
+  const members = DYNAMIC_TYPES.map((t) => columnWriter(parseType(t), t));
+  const names = DYNAMIC_TYPES;
   return {
     zero: null,
     nullable: true,
