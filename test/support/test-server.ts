@@ -2,10 +2,12 @@
 // /work/shared/spec/http.md. It answers queries with bytes produced by the embedded engine (so
 // real formats and framing go over real HTTP) and injects the faults a client must survive:
 // bodies cut mid-row, connection resets, one byte per chunk, exceptions after the body started
-// (25.11+ tagged framing and the old appended text), stalls, stale keep-alive sockets, gzip.
+// (25.11+ tagged framing and the old appended text), stalls, stale keep-alive sockets, gzip;
+// optionally over TLS (with or without a client certificate).
 // Invariant: every request is recorded (URL parameters, headers, body) so tests can assert what
 // the client sent, e.g. that credentials never appear in a URL.
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { engineBytes, engineText } from './engine.js';
@@ -40,6 +42,8 @@ export interface TestServerOptions {
   password?: string;
   /** Seconds announced in `Keep-Alive: timeout=N`. Default 10. */
   keepAliveTimeout?: number;
+  /** Serve HTTPS with this key and certificate; `ca` + `requestCert` demand a client certificate signed by `ca`. */
+  tls?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer; requestCert?: boolean };
 }
 
 export interface TestServer {
@@ -84,7 +88,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const perSocket = new WeakMap<Socket, number>();
   const sockets = new Set<Socket>();
 
-  const server = http.createServer((req, res) => void handle(req, res));
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => void handle(req, res);
+  const server: http.Server = opts.tls === undefined
+    ? http.createServer(onRequest)
+    : https.createServer({ ...opts.tls, rejectUnauthorized: opts.tls.requestCert === true }, onRequest);
   server.keepAliveTimeout = (opts.keepAliveTimeout ?? 10) * 1000;
   server.on('connection', (s: Socket) => {
     connections++;
@@ -233,7 +240,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${opts.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
     requests,
     get connections() { return connections; },
     get dropped() { return dropped; },
