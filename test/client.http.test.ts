@@ -4,7 +4,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireDecodeError, ChwireServerError, ChwireTimeoutError } from '../src/index.js';
-import { engineBytes, engineJsonRows } from './support/engine.js';
+import { engineBytes, engineExec, engineJsonRows } from './support/engine.js';
+import { createNativeDecoder } from '../src/codec.js';
 import { startTestServer } from './support/test-server.js';
 import { collectGarbage } from './support/ch-server.js';
 
@@ -160,6 +161,35 @@ test('streamRaw: the bytes of any format exactly as the engine writes them; exce
   assert.equal(chunks, 2);
   assert.equal(await c.fetchValue('SELECT 4 AS x'), 4);
   assert.throws(() => c.streamRaw('SELECT 1', { format: 'CSV; DROP' }), ChwireConfigError);
+  await c.close();
+});
+
+test('keepAlive: false opens a connection per request; insertBlockSize (and blockSize) set the Native blocks of an insert', async () => {
+  const once = client({ keepAlive: false });
+  await once.serverVersion();
+  const before = server.connections;
+  for (let i = 0; i < 3; i++) assert.equal(await once.fetchValue(`SELECT ${i} AS x`), i);
+  assert.equal(server.connections - before, 3);
+  await once.close();
+  const pooled = client();
+  await pooled.serverVersion();
+  const before2 = server.connections;
+  for (let i = 0; i < 3; i++) await pooled.fetchValue(`SELECT ${i} AS x`);
+  assert.ok(server.connections - before2 <= 1, 'one pooled connection serves them');
+  await pooled.close();
+
+  await engineExec('CREATE TABLE IF NOT EXISTS http_ins_bs (id UInt32, s String) ENGINE = Memory');
+  const c = client({ insertBlockSize: 1000 });
+  const rows = Array.from({ length: 2500 }, (_, i) => ({ id: i, s: `r${i}` }));
+  const blocksOf = (marker: string): number[] => {
+    const req = server.requests.filter((r) => r.sql.includes('http_ins_bs') && r.body.length > 0).at(-1)!;
+    assert.match(req.sql, /FORMAT Native$/, marker);
+    return createNativeDecoder().pushSources!(req.body).map((b) => b.length);
+  };
+  await c.insert('http_ins_bs', rows);
+  assert.deepEqual(blocksOf('client option'), [1000, 1000, 500]);
+  await c.insert('http_ins_bs', rows, { blockSize: 0 });
+  assert.deepEqual(blocksOf('per call'), [2500]);
   await c.close();
 });
 
