@@ -193,6 +193,16 @@ test('keepAlive: false opens a connection per request; insertBlockSize (and bloc
   await c.close();
 });
 
+test('an insert whose connection is reset is a ChwireConnectionError and is not sent again', async () => {
+  await engineExec('CREATE TABLE IF NOT EXISTS http_ins_reset (id UInt32) ENGINE = Memory');
+  server.fault('INTO http_ins_reset', { kind: 'reset' });
+  const c = client();
+  await assert.rejects(c.insert('http_ins_reset', Array.from({ length: 3000 }, (_, id) => ({ id })), { blockSize: 1000 }), ChwireConnectionError);
+  assert.equal(server.requests.filter((r) => r.sql.includes('INTO http_ins_reset')).length, 1, 'never retried');
+  assert.equal(await c.fetchValue('SELECT 2 AS x'), 2);
+  await c.close();
+});
+
 test('a body cut mid-row with a clean end is a ChwireDecodeError naming row and offset', async () => {
   server.fault('/* cut-row */', { kind: 'cut-clean', at: 1000 });
   const c = client();
