@@ -134,7 +134,6 @@ class ChwireClient implements Client, ClientCore {
     return out;
   }
 
-  /** Sends a query whose body is a result in `format` (or no format: a statement). */
   /**
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
