@@ -161,6 +161,11 @@ test('streamRaw: the bytes of any format exactly as the engine writes them; exce
   assert.equal(chunks, 2);
   assert.equal(await c.fetchValue('SELECT 4 AS x'), 4);
   assert.throws(() => c.streamRaw('SELECT 1', { format: 'CSV; DROP' }), ChwireConfigError);
+  // With gzip on the wire the bytes handed over are the decompressed ones.
+  const gz = client({ compression: true });
+  assert.deepEqual(await collect(gz.streamRaw(`${sql} /* raw-gzip */`, { format: 'CSVWithNames' })), Buffer.from(await engineBytes(sql, 'CSVWithNames')));
+  assert.equal(server.requests.at(-1)?.params.get('enable_http_compression'), '1');
+  await gz.close();
   await c.close();
 });
 
