@@ -326,6 +326,14 @@ test('an old server (18.16): rows read as Native, parameters refused clearly, ol
   assert.deepEqual(none.columns, []);
   await assert.rejects(c.fetch('SELECT {x:UInt8} AS x', { params: { x: 1 } }), (e: unknown) => e instanceof ChwireConfigError && /too old/.test(e.message));
   await assert.rejects(c.fetch('SELECT * FROM missing_table'), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 60 && /e\.displayText\(\)/.test(e.serverMessage));
+  // An exception appended in mid-block, or after whole blocks: fetchColumns raises the server's error.
+  const big = 'SELECT number AS n, toString(number) AS s FROM numbers(200000)';
+  const message = "Code: 395. DB::Exception: Value passed to 'throwIf' function is non-zero. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO) (version 18.16.1)";
+  const full = (await engineBytes(big, 'Native')).length;
+  for (const [tag, at] of [['mid', 100_000], ['end', full]] as const) {
+    old.fault(`/* cols-${tag} */`, { kind: 'exception-appended', at, message });
+    await assert.rejects(c.fetchColumns(`${big} /* cols-${tag} */`), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 395, tag);
+  }
   await c.close();
 });
 

@@ -6,7 +6,9 @@ import type { NativeColumns, NativeColumnsOptions } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { ClientCore, ExecOptions } from './client.js';
 import { hasBinaryTypeHeaders, nativeReadSettings } from './capabilities.js';
-import { ChwireAbortError } from '../errors.js';
+import { ChwireAbortError, ChwireDecodeError } from '../errors.js';
+import { appendedServerError } from '../transport/server-error.js';
+import { heldBody } from './tail-hold.js';
 import { parseType, printType } from '../types/index.js';
 
 export type ColumnsOptions = ExecOptions & DecodeOptions & {
@@ -29,12 +31,19 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
     const settings = core.settingsFor(opts, nativeReadSettings(caps));
     const response = await core.transport.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true });
     const chunks: Uint8Array[] = [];
-    for await (const c of response.body) chunks.push(c);
+    // An exception an older server appends after the data is raised, never decoded (tail-hold.ts).
+    for await (const c of heldBody(response, queryId)) chunks.push(c);
     // Loaded on first use: the columnar reader is only needed by this call.
     const native = await import('../native/index.js');
     const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, ...decode } = opts;
     const binaryTypes = hasBinaryTypeHeaders(settings);
-    const result = native.decodeNativeColumns(chunks, { ...decode, binaryTypes } as NativeColumnsOptions);
+    let result: NativeColumns;
+    try {
+      result = native.decodeNativeColumns(chunks, { ...decode, binaryTypes } as NativeColumnsOptions);
+    } catch (e) {
+      // A body cut by an exception in mid-block: the server's error, not a decode error.
+      throw (e instanceof ChwireDecodeError ? appendedServerError(response.tailText(), queryId) : undefined) ?? e;
+    }
     // A text Native header drops a top-level DateTime's zone (native.md §2). Where the server
     // cannot send binary type headers and the caller gave no `types`, the query's own schema
     // (DESCRIBE of it, analysed, not run) supplies it. Values are UTC instants either way.
