@@ -334,6 +334,9 @@ test('an old server (18.16): rows read as Native, parameters refused clearly, ol
     old.fault(`/* cols-${tag} */`, { kind: 'exception-appended', at, message });
     await assert.rejects(c.fetchColumns(`${big} /* cols-${tag} */`), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 395, tag);
   }
+  // execute() does not read results, but an exception appended to its body is still its error.
+  old.fault('/* exec-appended */', { kind: 'exception-appended', at: 5000, message });
+  await assert.rejects(c.execute(`${big} /* exec-appended */`), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 395);
   await c.close();
 });
 

@@ -17,6 +17,7 @@ import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import { formatQueryParam } from './params.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
 import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js';
+import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
 import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
 import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
@@ -221,7 +222,8 @@ class ChwireClient implements Client, ClientCore {
     const { response, release } = await this.send(sql, opts, null, queryId);
     try {
       // Statements answer with an empty body (or text we do not need); drain it to free the socket.
-      for await (const _ of response.body) { /* drain */ }
+      // An older server may still append an exception to that text: it is this call's error.
+      for await (const _ of heldBody(response, queryId)) { /* drain */ }
     } finally {
       response.cancel();
       release();
