@@ -118,6 +118,31 @@ test('without exception framing, no row is made from an exception appended after
   }
 });
 
+test('without exception framing, rows still arrive while the body trickles (only a Code: prefix waits)', { timeout: 10_000 }, async () => {
+  // The body's next chunk is produced only after the consumer has seen rows of the previous one.
+  let seen = 0;
+  let wake: (() => void) | undefined;
+  async function* body(): AsyncGenerator<Uint8Array> {
+    for (let at = 0; at < bytes.length; at += 2000) {
+      yield bytes.subarray(at, Math.min(at + 2000, bytes.length));
+      if (at + 2000 < bytes.length) await new Promise<void>((r) => { wake = r; });
+    }
+  }
+  const response: TransportResponse = {
+    queryId: 'q', summary: undefined, timezone: undefined, body: body(),
+    tailText: () => '', cancel: () => undefined, exceptionsFramed: false,
+  };
+  const s = new RowStreamImpl<{ n: bigint; s: string }>(async () => ({ response, decoder: createRowBinaryDecoder() as never, release: () => undefined }), 'q');
+  const timer = setInterval(() => { if (seen > 0 && wake !== undefined) { const w = wake; wake = undefined; w(); } }, 1);
+  try {
+    let k = 0;
+    for await (const r of s) { expectRow(r, k++); seen++; }
+    assert.equal(k, ROWS);
+  } finally {
+    clearInterval(timer);
+  }
+});
+
 test('a body cut in the middle of a row is a ChwireDecodeError, never a short result', async () => {
   const { s } = streamOf(1000, bytes.length - 3);
   let k = 0;

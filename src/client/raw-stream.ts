@@ -4,7 +4,7 @@
 // pulls; leaving the loop early, cancel(), an error or the end of the body release the connection
 // and the session lock once; no byte of a server exception is ever handed over as data: the
 // tagged framing (25.11+) is removed by the transport, and for the plain text older servers
-// append after the data, the body's last bytes are held back until it has ended (tail-hold.ts).
+// append after the data, bytes that may start it are held back until it has ended (tail-hold.ts).
 import { ChwireConfigError } from '../errors.js';
 import type { QuerySummary, TransportResponse } from '../transport/types.js';
 import type { Settings } from './config.js';

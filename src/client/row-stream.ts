@@ -3,8 +3,8 @@
 // Invariants: the request starts on first iteration; leaving the loop early, an error or the end
 // of the body all release the connection and the session lock exactly once; a body that ends in
 // the middle of a row throws (decoder.end()); an exception an older server appends as text after
-// the data surfaces as ChwireServerError, and no row is ever decoded from its bytes (the body's
-// last bytes are held back until it has ended: tail-hold.ts).
+// the data surfaces as ChwireServerError, and no row is ever decoded from its bytes (bytes that
+// may start one are held back until the body has ended: tail-hold.ts).
 import { ChwireConfigError, ChwireDecodeError } from '../errors.js';
 import type { ColumnInfo, RowSource, RowStreamDecoder } from '../stream-decoder.js';
 import { appendedServerError, trailingServerError } from '../transport/server-error.js';
@@ -220,8 +220,8 @@ export class RowStreamImpl<R> implements RowStream<R> {
         throw this.explain(e, q.response);
       }
     };
-    // An exception an older server appends after the data is never decoded: the body's last
-    // bytes wait until it has ended without one (tail-hold.ts; inline, not through heldBody():
+    // An exception an older server appends after the data is never decoded: bytes that may start
+    // one wait until the body has ended without it (tail-hold.ts; inline, not through heldBody():
     // one more async generator per chunk cost ~5 % of a stream).
     const hold = new TailHold(q.response.exceptionsFramed === true ? 0 : HOLD_BYTES);
     try {

@@ -1,46 +1,132 @@
-// The last bytes of a response body, held back until the body has ended: servers before 25.11
-// append an exception as plain text after the data they had already sent, and only the very end
-// of the body shows it. Bytes are passed on (to a decoder, or to a raw consumer) only once they
-// are more than HOLD_BYTES from the end received so far, so no byte of such an exception is ever
-// decoded as rows or handed over as data. Responses whose exceptions are framed apart from the
-// data (25.11+'s tagged framing, cut out by the transport; the embedded engine) need no holding.
+// Holding back what may be the start of an exception an older server appends to a body. Servers
+// before 25.11 write `Code: NNN… DB::Exception: …\n` as plain text after the data they had already
+// sent (HTTP status 200 was gone), and only the very end of the body shows it. Such text is at
+// most HOLD_BYTES long, ends the body and starts with `Code: `. So bytes are passed on (to a
+// decoder, or to a raw consumer) at once, except from the first `Code: ` within the last
+// HOLD_BYTES (or a prefix of it at the very end) onwards: those wait until more bytes push them
+// out of that window, or until the body has ended without an exception. No byte of such an
+// exception is ever decoded as rows or handed over as data, and a stream of ordinary data waits
+// for at most 5 bytes. Responses whose exceptions are framed apart from the data (25.11+'s tagged
+// framing, cut out by the transport; the embedded engine) need no holding.
 
 import { trailingServerError } from '../transport/server-error.js';
 import type { TransportResponse } from '../transport/types.js';
 
-/** Enough for an appended exception (one message, well under the transport's 16 KiB tail window). */
+/** Longest appended exception recognised (the transport's tail window is the same 16 KiB). */
 export const HOLD_BYTES = 16 * 1024;
 
+/** `Code: `, how every appended exception starts. */
+const MARK = Buffer.from('Code: ', 'latin1');
+
 export class TailHold {
-  private readonly held: Uint8Array[] = [];
+  private held: Uint8Array[] = [];
   private bytes = 0;
+  /** `held` starts with a whole `Code: ` (the first within the window); else it is at most a prefix of one. */
+  private anchored = false;
 
   /** `limit` 0 holds nothing back. */
   constructor(private readonly limit: number) {}
 
-  /** Takes a chunk; returns the chunks now outside the held window, oldest first (often none). */
+  /** Takes a chunk; returns the bytes now safe to pass on, oldest first (often the chunk itself). */
   push(chunk: Uint8Array): Uint8Array[] {
     if (this.limit === 0) return [chunk];
+    if (chunk.length === 0) return [];
+    const before = this.bytes;
     this.held.push(chunk);
     this.bytes += chunk.length;
-    let n = 0;
-    let rest = this.bytes;
-    while (n < this.held.length - 1 && rest - this.held[n]!.length >= this.limit) rest -= this.held[n++]!.length;
-    if (n === 0) return [];
-    this.bytes = rest;
-    return this.held.splice(0, n);
+    if (this.anchored) {
+      // The held `Code: ` may still start an exception until `limit` bytes follow it.
+      if (this.bytes <= this.limit) return [];
+      return this.release(this.bytes - this.rescan());
+    }
+    // Held: at most a prefix of `Code: ` (before) and now the chunk. Cheapest checks first: a
+    // `Code: ` that began in the held prefix, then the first one in the chunk's last `limit` bytes.
+    for (let p = 0; p < before; p++) {
+      if (this.matchAt(p)) { this.anchored = true; return this.release(p); }
+    }
+    const view = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    const at = view.indexOf(MARK, Math.max(0, chunk.length - this.limit));
+    if (at >= 0) { this.anchored = true; return this.release(before + at); }
+    return this.release(this.bytes - this.prefixAtEnd());
   }
 
-  /** The chunks still held, once the body has ended (and was found free of an appended exception). */
+  /** The bytes still held, once the body has ended (and was found free of an appended exception). */
   drain(): Uint8Array[] {
+    const out = this.held;
+    this.held = [];
     this.bytes = 0;
-    return this.held.splice(0);
+    this.anchored = false;
+    return out;
+  }
+
+  /** After an anchored `Code: ` left the window: the bytes to keep, found again from scratch. */
+  private rescan(): number {
+    const w = Math.min(this.bytes, this.limit);
+    const window = Buffer.allocUnsafe(w);
+    let at = w;
+    for (let k = this.held.length - 1; k >= 0 && at > 0; k--) {
+      const c = this.held[k]!;
+      const take = Math.min(at, c.length);
+      window.set(c.subarray(c.length - take), at - take);
+      at -= take;
+    }
+    const first = window.indexOf(MARK);
+    this.anchored = first >= 0;
+    return first >= 0 ? w - first : this.prefixAtEnd();
+  }
+
+  /** Whether a whole `Code: ` starts at held byte `p`. */
+  private matchAt(p: number): boolean {
+    if (p + MARK.length > this.bytes) return false;
+    for (let i = 0; i < MARK.length; i++) if (this.byteAt(p + i) !== MARK[i]) return false;
+    return true;
+  }
+
+  /** Length of the longest proper prefix of `Code: ` that the held bytes end with (0–5). */
+  private prefixAtEnd(): number {
+    for (let m = Math.min(MARK.length - 1, this.bytes); m > 0; m--) {
+      let ok = true;
+      for (let i = 0; i < m && ok; i++) ok = this.byteAt(this.bytes - m + i) === MARK[i];
+      if (ok) return m;
+    }
+    return 0;
+  }
+
+  /** Held byte `i` (used on a few bytes near chunk edges only). */
+  private byteAt(i: number): number {
+    for (const c of this.held) {
+      if (i < c.length) return c[i]!;
+      i -= c.length;
+    }
+    return -1;
+  }
+
+  /** Hands over the first `n` held bytes (a chunk split where needed, without copying). */
+  private release(n: number): Uint8Array[] {
+    if (n <= 0) return [];
+    if (n === this.bytes) return this.drain();
+    const out: Uint8Array[] = [];
+    this.bytes -= n;
+    while (n > 0) {
+      const c = this.held[0]!;
+      if (c.length <= n) {
+        out.push(c);
+        this.held.shift();
+        n -= c.length;
+      } else {
+        out.push(c.subarray(0, n));
+        this.held[0] = c.subarray(n);
+        n = 0;
+      }
+    }
+    return out;
   }
 }
 
 /**
- * The body of `response`, its last HOLD_BYTES released only once it has ended without an appended
- * exception (then a ChwireServerError is thrown instead). Framed responses pass straight through.
+ * The body of `response`, with what may be an appended exception released only once the body has
+ * ended without one (then a ChwireServerError is thrown instead). Framed responses pass straight
+ * through.
  */
 export async function* heldBody(response: TransportResponse, queryId: string | undefined): AsyncGenerator<Uint8Array> {
   const hold = new TailHold(response.exceptionsFramed === true ? 0 : HOLD_BYTES);
