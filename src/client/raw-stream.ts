@@ -5,10 +5,10 @@
 // and the session lock once; no byte of a server exception is ever handed over as data: the
 // tagged framing (25.11+) is removed by the transport, and for the plain text older servers
 // append after the data, bytes that may start it are held back until it has ended (tail-hold.ts).
-import { ChwireConfigError } from '../errors.js';
-import type { QuerySummary, TransportResponse } from '../transport/types.js';
+import type { QuerySummary } from '../transport/types.js';
 import type { Settings } from './config.js';
 import { heldBody } from './tail-hold.js';
+import { QueryStreamBase, type OpenedBody } from './opened-query.js';
 
 export interface RawOptions {
   /** The output format, any the server has: `'CSVWithNames'`, `'Parquet'`, `'JSONEachRow'`, ... */
@@ -30,41 +30,15 @@ export interface RawStream extends AsyncIterable<Uint8Array> {
   cancel(): void;
 }
 
-export interface OpenedRaw {
-  response: TransportResponse;
-  /** Releases the session lock. */
-  release(): void;
-}
-
-export class RawStreamImpl implements RawStream {
-  private opened: OpenedRaw | undefined;
-  private started = false;
-  private cancelled = false;
-
-  constructor(private readonly open: () => Promise<OpenedRaw>, readonly queryId: string | undefined) {}
-
-  get summary(): QuerySummary | undefined {
-    return this.opened?.response.summary;
-  }
-
-  cancel(): void {
-    this.cancelled = true;
-    if (this.opened !== undefined) {
-      this.opened.response.cancel();
-      this.opened.release();
-    }
-  }
-
+export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStream {
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    if (this.started) throw new ChwireConfigError('a query stream can be iterated only once');
-    this.started = true;
+    this.start();
     return this.run();
   }
 
   private async *run(): AsyncGenerator<Uint8Array> {
-    if (this.cancelled) return;
-    const q = await this.open();
-    this.opened = q;
+    const q = await this.begin();
+    if (q === undefined) return;
     try {
       // No byte of an exception an older server appends after the data is handed over (tail-hold.ts).
       for await (const out of heldBody(q.response, this.queryId)) {

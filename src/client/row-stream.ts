@@ -5,11 +5,12 @@
 // the middle of a row throws (decoder.end()); an exception an older server appends as text after
 // the data surfaces as ChwireServerError, and no row is ever decoded from its bytes (bytes that
 // may start one are held back until the body has ended: tail-hold.ts).
-import { ChwireConfigError, ChwireDecodeError } from '../errors.js';
+import { ChwireDecodeError } from '../errors.js';
 import type { ColumnInfo, RowSource, RowStreamDecoder } from '../stream-decoder.js';
 import { appendedServerError, trailingServerError } from '../transport/server-error.js';
 import type { QuerySummary, TransportResponse } from '../transport/types.js';
 import { HOLD_BYTES, TailHold } from './tail-hold.js';
+import { QueryStreamBase, type OpenedBody } from './opened-query.js';
 
 export interface RowStream<R> extends AsyncIterable<R> {
   /**
@@ -30,11 +31,8 @@ export interface RowStream<R> extends AsyncIterable<R> {
   cancel(): void;
 }
 
-export interface OpenedQuery<R> {
-  response: TransportResponse;
+export interface OpenedQuery<R> extends OpenedBody {
   decoder: RowStreamDecoder<R>;
-  /** Releases the session lock. */
-  release(): void;
 }
 
 /**
@@ -44,27 +42,9 @@ export interface OpenedQuery<R> {
  */
 const BATCH_ROWS = 1024;
 
-export class RowStreamImpl<R> implements RowStream<R> {
-  private opened: OpenedQuery<R> | undefined;
-  private started = false;
-  private cancelled = false;
-
-  constructor(private readonly open: () => Promise<OpenedQuery<R>>, readonly queryId: string | undefined) {}
-
+export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements RowStream<R> {
   get columns(): readonly ColumnInfo[] | undefined {
     return this.opened?.decoder.columns;
-  }
-
-  get summary(): QuerySummary | undefined {
-    return this.opened?.response.summary;
-  }
-
-  cancel(): void {
-    this.cancelled = true;
-    if (this.opened !== undefined) {
-      this.opened.response.cancel();
-      this.opened.release();
-    }
   }
 
   batches(): AsyncIterable<R[]> {
@@ -97,11 +77,6 @@ export class RowStreamImpl<R> implements RowStream<R> {
         }
       }
     }
-  }
-
-  private start(): void {
-    if (this.started) throw new ChwireConfigError('a query stream can be iterated only once');
-    this.started = true;
   }
 
   // Rows are served straight from the current decoded sources: one settled promise and one result
@@ -210,9 +185,8 @@ export class RowStreamImpl<R> implements RowStream<R> {
 
   /** Decodes the body chunk by chunk with `decode`, yielding what it returns (undefined: nothing). */
   private async *run<T>(decode: (d: RowStreamDecoder<R>, chunk: Uint8Array) => T | undefined): AsyncGenerator<T> {
-    if (this.cancelled) return;
-    const q = await this.open();
-    this.opened = q;
+    const q = await this.begin();
+    if (q === undefined) return;
     const decodeBytes = (bytes: Uint8Array): T | undefined => {
       try {
         return decode(q.decoder, bytes);
