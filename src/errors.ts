@@ -97,7 +97,8 @@ export class ChwireEncodeError extends ChwireError {
   readonly expected: string;
   readonly value: unknown;
   constructor(message: string, details: EncodeErrorDetails, options?: ChwireErrorOptions) {
-    super(ERROR_CODES.encode, `${message}: column ${JSON.stringify(details.column)}, row ${details.row}: expected ${details.expected}, got ${describeValue(details.value)}`, options);
+    // column '' is a problem of the whole row (not an object or array): no column to name.
+    super(ERROR_CODES.encode, `${message}: ${details.column === '' ? '' : `column ${JSON.stringify(details.column)}, `}row ${details.row}: expected ${details.expected}, got ${describeValue(details.value)}`, options);
     this.column = details.column;
     this.row = details.row;
     this.expected = details.expected;

@@ -5,7 +5,7 @@ export type { Client, QueryOptions, ExecOptions, Rows, ExecResult } from './clie
 export type { ClientOptions, Settings, SettingValue } from './client/config.js';
 export type { RowStream } from './client/row-stream.js';
 export type { RawStream, RawOptions } from './client/raw-stream.js';
-export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './client/insert.js';
+export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, TableColumn } from './client/insert.js';
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export { tuple, QueryTuple } from './client/params.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';

@@ -104,8 +104,8 @@ test('insert of Native bytes made elsewhere (Buffers, a byte-mode Readable) pass
   await c.insert('ins3', Readable.from([Buffer.from(block)], { objectMode: false }));
   assert.deepEqual(await c.fetch('SELECT count() AS n, sum(id) AS sid, countIf(s = concat(\'s\', toString(id))) AS ok FROM ins3'),
     [{ n: 2000n, sid: 999000n, ok: 2000n }]);
-  await assert.rejects(c.insert('ins3', ['not a row']), (e: unknown) => e instanceof ChwireEncodeError && e.row === 0 && /expected an object keyed by column name/.test(e.message));
-  await assert.rejects(c.insert('ins3', [block, 'text']), (e: unknown) => e instanceof ChwireConfigError && /Native bytes/.test(e.message));
+  await assert.rejects(c.insert('ins3', ['not a row'] as unknown as object[]), (e: unknown) => e instanceof ChwireEncodeError && e.row === 0 && /expected an object keyed by column name/.test(e.message));
+  await assert.rejects(c.insert('ins3', [block, 'text'] as unknown as object[]), (e: unknown) => e instanceof ChwireConfigError && /Native bytes/.test(e.message));
 });
 
 test('insert does not depend on the client\'s decode defaults; a key whose value is undefined is ignored in every row', async () => {

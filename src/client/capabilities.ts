@@ -16,6 +16,14 @@ export interface Capabilities {
    * binary one keeps it, so columns report their real types.
    */
   readonly nativeBinaryTypes: boolean;
+  /**
+   * The server can be told to verify a Native insert's column types against the table
+   * (input_format_native_allow_types_conversion=0, 23.3+) instead of converting them; older
+   * servers take the block's types on trust (18.16 writes them into the table as they are).
+   */
+  readonly nativeTypeCheck: boolean;
+  /** `insert_deduplication_token` exists (22.2+). */
+  readonly deduplicationToken: boolean;
 }
 
 /** The setting that makes Native headers carry binary type encodings. */
@@ -33,8 +41,13 @@ export function capabilitiesOf(info: ServerInfo): Capabilities {
     params: atLeast(info, 19, 11),
     asyncInsert: atLeast(info, 21, 11),
     nativeBinaryTypes: atLeast(info, 24, 7),
+    nativeTypeCheck: atLeast(info, 23, 3),
+    deduplicationToken: atLeast(info, 22, 2),
   };
 }
+
+/** The setting that, at 0, makes the server refuse a Native insert block whose column types differ from the table's. */
+export const NATIVE_TYPES_CONVERSION = 'input_format_native_allow_types_conversion';
 
 /** Native reads: the client's own setting for binary type headers, where the server has it. */
 export function nativeReadSettings(caps: Capabilities): Record<string, string> {

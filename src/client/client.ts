@@ -19,7 +19,9 @@ import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js
 import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js';
 import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
-import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
+import { insertRows } from './insert.js';
+import type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow } from './insert-types.js';
+import { SchemaCache, isSchemaChange } from './schema-cache.js';
 import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
 
 export interface QueryOptions extends DecodeOptions {
@@ -56,9 +58,12 @@ export interface Client {
   /** The result's bytes in any output format, as the server writes them (no decoding). */
   streamRaw(sql: string, opts: RawOptions): RawStream;
   execute(sql: string, opts?: ExecOptions): Promise<ExecResult>;
-  insert(table: string, rows: InsertInput, opts?: InsertOptions): Promise<InsertResult>;
+  /** Rows (objects keyed by column name, or arrays in column order) encoded as Native blocks. */
+  insert<R extends InsertRow>(table: string, rows: InsertInput<R>, opts?: InsertOptions): Promise<InsertResult>;
+  /** Bytes already in `opts.format` (Buffers, Uint8Arrays, or strings sent as UTF-8). */
+  insert(table: string, rows: InsertBytes, opts: InsertOptions & { format: string }): Promise<InsertResult>;
   fetchColumns(sql: string, opts?: ColumnsOptions): Promise<ColumnsResult>;
-  /** Forget cached table schemas used by insert() (all, or one table). */
+  /** Forget cached table schemas used by insert() (all, or one table); see docs on the schema cache. */
   refreshSchema(table?: string): void;
   /** The server's version (probed once per host). */
   serverVersion(): Promise<string>;
@@ -72,7 +77,8 @@ export interface ClientCore {
   readonly transport: Transport;
   readonly database: string | undefined;
   readonly insertBlockSize: number;
-  readonly schemas: TableSchemaCache;
+  readonly schemas: SchemaCache;
+  streamRaw(sql: string, opts: RawOptions): RawStream;
   capabilities(signal?: AbortSignal): Promise<{ info: ServerInfo; caps: Capabilities }>;
   settingsFor(opts: { settings?: Settings | undefined }, auto?: Record<string, string>): Record<string, string>;
   lock(sessionId: string | undefined): Promise<() => void>;
@@ -90,7 +96,7 @@ class ChwireClient implements Client, ClientCore {
   readonly transport: Transport;
   readonly database: string | undefined;
   readonly insertBlockSize: number;
-  readonly schemas: TableSchemaCache = new Map();
+  readonly schemas = new SchemaCache();
   private readonly settings: Settings;
   private readonly decodeDefaults: DecodeOptions;
   private readonly locks = new SessionLocks();
@@ -219,6 +225,10 @@ class ChwireClient implements Client, ClientCore {
 
   async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
     const queryId = opts.queryId ?? randomUUID();
+    // DDL may change any table's columns: the insert schemas cached so far are dropped.
+    // (Before and after it: an insert that read a schema meanwhile must not keep it.)
+    const ddl = isSchemaChange(sql);
+    if (ddl) this.schemas.clear();
     const { response, release } = await this.send(sql, opts, null, queryId);
     try {
       // Statements answer with an empty body (or text we do not need); drain it to free the socket.
@@ -227,11 +237,12 @@ class ChwireClient implements Client, ClientCore {
     } finally {
       response.cancel();
       release();
+      if (ddl) this.schemas.clear();
     }
     return { queryId: response.queryId ?? queryId, summary: response.summary };
   }
 
-  insert(table: string, rows: InsertInput, opts: InsertOptions = {}): Promise<InsertResult> {
+  insert(table: string, rows: InsertInput | InsertBytes, opts: InsertOptions = {}): Promise<InsertResult> {
     return insertRows(this, table, rows, opts);
   }
 

@@ -53,6 +53,18 @@ export interface ResolvedConfig {
   insertBlockSize: number;
 }
 
+function nonNegativeInteger(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new ChwireConfigError(`option ${name} must be a non-negative integer, got ${String(v)}`);
+  return v;
+}
+
+function positiveInteger(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new ChwireConfigError(`option ${name} must be a positive integer, got ${String(v)}`);
+  return v;
+}
+
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
   if (v === undefined) return dflt;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ChwireConfigError(`option ${name} must be a non-negative number, got ${String(v)}`);
@@ -67,7 +79,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
   const list = (typeof raw === 'string' ? raw.split(',') : [...raw]).map((s) => s.trim()).filter((s) => s.length > 0);
   if (list.length === 0) throw new ChwireConfigError('option url is empty');
   const requestTimeout = nonNegative('requestTimeout', o.requestTimeout, 300_000);
-  const insertBlockSize = nonNegative('insertBlockSize', o.insertBlockSize, 65_536);
+  const insertBlockSize = nonNegativeInteger('insertBlockSize', o.insertBlockSize, 65_536);
   const settings = o.settings ?? {};
   const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
 
@@ -102,7 +114,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     password: password ?? '',
     database: o.database,
     requestTimeout,
-    maxOpenConnections: Math.max(1, nonNegative('maxOpenConnections', o.maxOpenConnections, 10)),
+    maxOpenConnections: positiveInteger('maxOpenConnections', o.maxOpenConnections, 10),
     keepAlive: o.keepAlive ?? true,
     idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
     ...compression,

@@ -1,100 +1,86 @@
-// client.insert(table, rows, opts): rows → the table's schema (learnt once, cached) → a Native
-// encoder compiled per (schema, input shape) → blocks streamed as a chunked request body while
-// later blocks are still being encoded. Also a pass-through for bytes already in some format.
-// Invariants: a value that cannot be encoded stops the insert before its block is sent, and the
-// blocks before it are committed (with blockSize 0 nothing is); the first block is encoded before
-// the request starts, so an input that fails there sends nothing; at most one encoded block waits for
-// the socket (the body is pulled, not pushed).
+// client.insert(table, rows, opts): rows → the table's schema (cached, see schema-cache.ts) → a
+// Native encoder compiled per (columns, input shape) → blocks streamed as a chunked request body
+// while later blocks are still being encoded. Also a pass-through for bytes already in some format.
+// Invariants:
+// - Never a block whose column types are not the table's current ones: servers that can verify
+//   the block's types are told to (and refuse a mismatch instead of converting); older servers
+//   (which would store the block's types as they are) get the schema read again for every insert.
+//   A schema served from the cache that may be out of date (a validation error, an unknown
+//   column, a server type error) is read again once; when it changed, the insert is encoded again
+//   if nothing was sent yet and the input can be replayed, else reported as a changed table.
+// - A value that cannot be encoded stops the insert before its block is sent, and the blocks
+//   before it are committed (with blockSize 0 nothing is); the first block is encoded before the
+//   request starts, so an input that fails there sends nothing; at most one encoded block waits
+//   for the socket (the body is pulled, not pushed).
+// - The event loop gets a turn between blocks (and while a source fills one), so a CPU-bound
+//   source and the encoder never hold it for a whole insert.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
-import { compileNativeEncoder, nativeBlocks, type NativeEncoder } from '../native/index.js';
-import type { QuerySummary } from '../transport/types.js';
+import { setImmediate as turn } from 'node:timers/promises';
+import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
+import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
+import { NATIVE_TYPES_CONVERSION } from './capabilities.js';
 import type { ClientCore } from './client.js';
-import type { Settings } from './config.js';
-import { quoteIdentifier, quoteString, splitTableName } from './identifiers.js';
+import { quoteIdentifier, splitTableName } from './identifiers.js';
+import { checkInsertOptions, insertSettings } from './insert-options.js';
+import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
+import { tableSchema, type TableSchema } from './table-schema.js';
 
-export type InsertInput =
-  | readonly unknown[]
-  | Iterable<unknown>
-  | AsyncIterable<unknown>
-  | Readable;
+export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, TableColumn } from './insert-types.js';
 
-export interface InsertOptions {
-  /** Insert only these columns (the others take their defaults). Default: every insertable column. */
-  columns?: readonly string[];
-  settings?: Settings;
-  queryId?: string;
-  sessionId?: string;
-  signal?: AbortSignal;
-  /** Rows per Native block; 0 = the whole input as one block (all or nothing). Default: the client's insertBlockSize. */
-  blockSize?: number;
-  /**
-   * Default `'Native'`: rows are objects or arrays, encoded here. Any other format name: `rows`
-   * are bytes (Buffers, Uint8Arrays or strings, e.g. JSON lines for `'JSONEachRow'`) sent as is.
-   */
-  format?: string;
-}
+/** How long a cached schema is trusted on servers that verify the block's types (older ones: not at all). */
+export const SCHEMA_TTL_MS = 10_000;
 
-export interface InsertResult {
-  readonly queryId: string | undefined;
-  readonly summary: QuerySummary | undefined;
-}
+/** Longest stretch (ms) a source may fill a block before the event loop gets a turn. */
+const SLICE_MS = 10;
 
-export interface TableColumn { readonly name: string; readonly type: string }
-export type TableSchemaCache = Map<string, Promise<TableColumn[]>>;
+/** Server errors that mean the INSERT's columns or types no longer match the table. */
+const STALE_CODES = new Set([
+  16, // NO_SUCH_COLUMN_IN_TABLE
+  47, // UNKNOWN_IDENTIFIER
+  53, // TYPE_MISMATCH (a Native column type the table no longer has)
+]);
 
-async function tableSchema(core: ClientCore, table: string): Promise<{ key: string; columns: TableColumn[] }> {
-  const [db, name] = splitTableName(table);
-  const key = `${db ?? core.database ?? ''}.${name}`;
-  let p = core.schemas.get(key);
-  if (p === undefined) {
-    const dbExpr = db !== undefined ? quoteString(db) : core.database !== undefined ? quoteString(core.database) : 'currentDatabase()';
-    // One-line type names, in table order (18.16 has no `position` column to sort by);
-    // MATERIALIZED and ALIAS columns cannot be inserted into.
-    const sql = `SELECT name, type FROM system.columns WHERE database = ${dbExpr} AND table = ${quoteString(name)} AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')`;
-    // The library's decode defaults: a client made with strings: 'bytes' still reads names as text.
-    p = core.fetchPlain<{ name: string; type: string }>(sql).then((rows) => {
-      if (rows.length === 0) throw new ChwireConfigError(`table ${table} not found (or has no insertable columns)`);
-      return rows.map((r) => ({ name: r.name, type: r.type }));
-    });
-    core.schemas.set(key, p);
-    p.catch(() => core.schemas.delete(key));
+type Source = { kind: 'array'; rows: readonly unknown[] } | { kind: 'sync'; rows: Iterable<unknown> } | { kind: 'async'; rows: AsyncIterable<unknown> };
+
+/** The first element of any (async) iterable, and an iterable that yields it again then the rest (sync stays sync). */
+async function peek(rows: Iterable<unknown> | AsyncIterable<unknown>): Promise<{ first: unknown; empty: boolean; all: Source }> {
+  if (Symbol.asyncIterator in rows) {
+    const it = (rows as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+    const r = await it.next();
+    const all = (async function* () {
+      if (r.done === true) return;
+      yield r.value;
+      for (;;) {
+        const n = await it.next();
+        if (n.done === true) return;
+        yield n.value;
+      }
+    })();
+    return { first: r.value, empty: r.done === true, all: { kind: 'async', rows: all } };
   }
-  return { key, columns: await p };
-}
-
-/** The first element of any (async) iterable, and an iterable that yields it again then the rest. */
-async function peek(rows: Iterable<unknown> | AsyncIterable<unknown>): Promise<{ first: unknown; empty: boolean; all: AsyncIterable<unknown> }> {
-  const it = Symbol.asyncIterator in rows ? (rows as AsyncIterable<unknown>)[Symbol.asyncIterator]() : (rows as Iterable<unknown>)[Symbol.iterator]();
-  const r = await it.next();
-  const all = (async function* () {
+  const it = (rows as Iterable<unknown>)[Symbol.iterator]();
+  const r = it.next();
+  const all = (function* () {
     if (r.done === true) return;
     yield r.value;
     for (;;) {
-      const n = await it.next();
+      const n = it.next();
       if (n.done === true) return;
       yield n.value;
     }
   })();
-  return { first: r.value, empty: r.done === true, all };
+  return { first: r.value, empty: r.done === true, all: { kind: 'sync', rows: all } };
 }
 
-const encoders = new WeakMap<TableColumn[], Map<string, NativeEncoder>>();
+/** What one attempt did before it failed. */
+interface Attempt { sent: boolean; waitingForInput: boolean }
 
-function encoderFor(schema: TableColumn[], cols: TableColumn[], shape: 'object' | 'array'): NativeEncoder {
-  let m = encoders.get(schema);
-  if (m === undefined) { m = new Map(); encoders.set(schema, m); }
-  const k = `${shape}:${cols.map((c) => c.name).join('\u0000')}`;
-  let e = m.get(k);
-  if (e === undefined) { e = compileNativeEncoder(cols, shape); m.set(k, e); }
-  return e;
-}
-
-export async function insertRows(core: ClientCore, table: string, rows: InsertInput, opts: InsertOptions): Promise<InsertResult> {
-  const { caps } = await core.capabilities(opts.signal);
-  const auto: Record<string, string> = {};
-  if (caps.asyncInsert) auto['async_insert'] = '0';
+export async function insertRows(core: ClientCore, table: string, rows: InsertInput | InsertBytes, opts: InsertOptions): Promise<InsertResult> {
+  const since = performance.now();
+  checkInsertOptions(opts);
+  const { info, caps } = await core.capabilities(opts.signal);
+  const auto = insertSettings(opts, caps, info);
   const format = opts.format ?? 'Native';
   const [db, name] = splitTableName(table);
   const target = db !== undefined ? `${quoteIdentifier(db)}.${quoteIdentifier(name)}` : quoteIdentifier(name);
@@ -103,11 +89,11 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   // Native takes rows to encode, or Native bytes made elsewhere (Buffers, or a byte-mode Readable).
   if (isByteStream(rows)) return sendBytes(core, target, format, rows, opts, auto);
 
-  let source: Iterable<unknown> | AsyncIterable<unknown>;
+  let source: Source;
   let first: unknown;
   if (Array.isArray(rows)) {
     if (rows.length === 0) return { queryId: opts.queryId, summary: undefined };
-    source = rows;
+    source = { kind: 'array', rows };
     first = rows[0];
   } else {
     const p = await peek(rows as Iterable<unknown> | AsyncIterable<unknown>);
@@ -115,8 +101,83 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
     source = p.all;
     first = p.first;
   }
-  if (first instanceof Uint8Array) return sendBytes(core, target, format, source, opts, auto);
-  const { columns: schema } = await tableSchema(core, table);
+  if (first instanceof Uint8Array) return sendBytes(core, target, format, source.rows as InsertBytes, opts, auto);
+
+  if (caps.nativeTypeCheck) auto[NATIVE_TYPES_CONVERSION] = '0';
+  // Servers that cannot verify the block's types: the schema is read again for every insert.
+  const maxAge = caps.nativeTypeCheck ? SCHEMA_TTL_MS : 0;
+  let schema = await tableSchema(core, table, opts, maxAge, since);
+  for (let retried = false; ; retried = true) {
+    const attempt: Attempt = { sent: false, waitingForInput: false };
+    try {
+      return await encodeAndSend(core, table, target, schema.columns, source, first, opts, auto, attempt);
+    } catch (e) {
+      if (e instanceof ChwireTimeoutError && attempt.waitingForInput) {
+        throw new ChwireTimeoutError(`the insert's input stalled: it produced no data within the requestTimeout, so the request was ended (${e.message})`, { queryId: e.queryId, cause: e });
+      }
+      if (schema.fresh || retried || !mayBeStale(e)) throw decorate(e, table, schema);
+      // The cached schema may be out of date: read it once more.
+      core.schemas.delete(schema.key);
+      const now = await tableSchema(core, table, opts, 0, performance.now());
+      if (sameColumns(now.columns, schema.columns)) throw decorate(e, table, now);
+      // Before anything was sent, the whole input is still there if it is an array or if only its
+      // first (peeked) row was looked at; otherwise the caller must insert again.
+      const replayable = !attempt.sent && (source.kind === 'array' || preChecked(e));
+      if (!replayable) throw staleError(table, schema.columns, now.columns, attempt.sent, e);
+      schema = now;
+    }
+  }
+}
+
+const PRECHECK = Symbol('chwire.insert.precheck');
+function preChecked(e: unknown): boolean {
+  return (e as { [PRECHECK]?: boolean })[PRECHECK] === true;
+}
+
+function mayBeStale(e: unknown): boolean {
+  if (e instanceof ChwireEncodeError) return true;
+  return e instanceof ChwireServerError && STALE_CODES.has(e.serverCode);
+}
+
+function sameColumns(a: readonly TableColumn[], b: readonly TableColumn[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.name === b[i]!.name && c.type === b[i]!.type);
+}
+
+/** The table's columns changed since the schema was cached and the input cannot be encoded again. */
+function staleError(table: string, was: readonly TableColumn[], now: readonly TableColumn[], sent: boolean, cause: unknown): ChwireConfigError {
+  const before = new Map(was.map((c) => [c.name, c.type]));
+  const after = new Map(now.map((c) => [c.name, c.type]));
+  const changes: string[] = [];
+  for (const c of now) {
+    const t = before.get(c.name);
+    if (t === undefined) changes.push(`column ${JSON.stringify(c.name)} (${c.type}) was added`);
+    else if (t !== c.type) changes.push(`column ${JSON.stringify(c.name)} is now ${c.type} (was ${t})`);
+  }
+  for (const c of was) if (!after.has(c.name)) changes.push(`column ${JSON.stringify(c.name)} was dropped`);
+  return new ChwireConfigError(
+    `table ${table} changed since its schema was cached: ${changes.join(', ')}; ${sent ? 'the blocks sent before the error were inserted' : 'nothing was inserted'}; the cached schema is refreshed: insert again`,
+    { cause },
+  );
+}
+
+/** Unknown-column errors read the same for every row and say how to refresh a cached schema. */
+function decorate(e: unknown, table: string, schema: TableSchema): unknown {
+  if (!(e instanceof ChwireEncodeError) || !e.message.startsWith('unknown column')) return e;
+  return unknownColumn(e.column, e.row, e.value, table, schema.columns, e);
+}
+
+function unknownColumn(column: string, row: number, value: unknown, table: string, cols: readonly TableColumn[], cause?: unknown): ChwireEncodeError {
+  const names = cols.map((c) => JSON.stringify(c.name)).join(', ');
+  return new ChwireEncodeError('unknown column', {
+    column, row, value,
+    expected: `one of the insertable columns of ${table} (${names}), as read from the server for this insert (client.refreshSchema() forgets cached schemas)`,
+  }, cause === undefined ? undefined : { cause });
+}
+
+async function encodeAndSend(
+  core: ClientCore, table: string, target: string, schema: TableColumn[], source: Source, first: unknown,
+  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt,
+): Promise<InsertResult> {
   let cols = schema;
   if (opts.columns !== undefined) {
     const byName = new Map(schema.map((c) => [c.name, c]));
@@ -128,18 +189,30 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   }
   const shape = Array.isArray(first) ? 'array' : 'object';
   if (shape === 'object' && typeof first === 'object' && first !== null) {
-    // (A first row that is no object is reported by the encoder, with its row and column.)
+    // (A first row that is no object is reported by the encoder, with its row.)
     // The engine silently ignores a Native column it does not know (the real column then takes its
     // default), so a key outside the chosen columns is an error here, before anything is sent.
     const known = new Set(cols.map((c) => c.name));
     for (const k of Object.keys(first as object)) {
       // A key whose value is undefined is ignored, as the encoder does in every other row.
-      if (!known.has(k) && (first as Record<string, unknown>)[k] !== undefined) throw new ChwireEncodeError('unknown column', { column: k, row: 0, expected: `one of the columns of ${table}`, value: (first as Record<string, unknown>)[k] });
+      const v = (first as Record<string, unknown>)[k];
+      if (!known.has(k) && v !== undefined) {
+        const err = unknownColumn(k, 0, v, table, cols);
+        Object.defineProperty(err, PRECHECK, { value: true });
+        throw err;
+      }
     }
   }
-  const encoder = encoderFor(schema, cols, shape);
+  // Encoders live only in the encoder's bounded cache (keyed by names, types and shape).
+  const encoder = compileNativeEncoder(cols, shape);
   const blockSize = opts.blockSize ?? core.insertBlockSize;
-  const blocks = nativeBlocks(source, encoder, blockSize);
+  let sliceStart = performance.now();
+  const pause = (): Promise<void> | undefined => {
+    if (performance.now() - sliceStart < SLICE_MS) return undefined;
+    return turn().then(() => { sliceStart = performance.now(); });
+  };
+  const blocksOf = () => nativeBlocks(source.rows as Iterable<unknown> | AsyncIterable<unknown>, encoder, blockSize, pause);
+  const blocks = blocksOf();
   // Encode the first block before opening the request: a bad value there sends nothing.
   const head = await blocks.next();
   if (head.done === true) return { queryId: opts.queryId, summary: undefined };
@@ -147,14 +220,41 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   // blocks before it, so the server commits exactly those; the error is raised once it answered.
   // Cutting the connection instead would make the outcome depend on what the server had read.
   let inputError: unknown;
-  const body = (async function* () {
-    for (const part of head.value) yield part;
+  const stream = async function* (bl: AsyncGenerator<Uint8Array[]>, h: Uint8Array[]): AsyncGenerator<Uint8Array> {
+    for (const part of h) yield part;
     try {
-      for await (const block of blocks) for (const part of block) yield part;
+      for (;;) {
+        // A turn of the event loop between blocks: timers and I/O run while an insert encodes.
+        await turn();
+        sliceStart = performance.now();
+        attempt.waitingForInput = true;
+        const n = await bl.next();
+        attempt.waitingForInput = false;
+        if (n.done === true) return;
+        for (const part of n.value) yield part;
+      }
     } catch (e) {
+      attempt.waitingForInput = false;
       inputError = e;
     }
-  })();
+  };
+  let body: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>);
+  const replay = opts.deduplicationToken !== undefined && source.kind === 'array';
+  if (replay) {
+    // Retryable: the transport calls this once per attempt; later attempts encode the array again.
+    let calls = 0;
+    body = () => {
+      if (calls++ === 0) return stream(blocks, head.value);
+      inputError = undefined;
+      const again = blocksOf();
+      return (async function* () {
+        const h = await again.next();
+        if (h.done !== true) yield* stream(again, h.value);
+      })();
+    };
+  } else {
+    body = stream(blocks, head.value);
+  }
   const list = cols.map((c) => quoteIdentifier(c.name)).join(', ');
   // The server's own squashing (min_insert_block_size_rows/bytes) is left on: it gathers the blocks
   // into parts of up to ~1M rows, as for any other client. Forcing one part per block (both at 0)
@@ -162,36 +262,39 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   // block, then merges; small blocks reach "too many parts"). Atomicity does not depend on it: the
   // body always ends cleanly after the last good block, and the server writes what it squashed
   // when the body ends, so blocks 0..k-1 are committed either way.
-  const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, opts, auto);
+  attempt.sent = true;
+  const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, opts, auto, replay);
   if (inputError !== undefined) throw inputError;
   return result;
 }
 
 /** A byte-mode (not object-mode) Readable: its chunks are a body to send as is. */
-function isByteStream(rows: InsertInput): boolean {
+function isByteStream(rows: unknown): boolean {
   const r = rows as Partial<Readable>;
   return typeof r.pipe === 'function' && r.readableObjectMode === false;
 }
 
 /** Sends bytes already in `format` (Buffers, Uint8Arrays, or strings as UTF-8) as the body. */
-function sendBytes(core: ClientCore, target: string, format: string, rows: InsertInput, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
+function sendBytes(core: ClientCore, target: string, format: string, rows: InsertInput | InsertBytes, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
   const cols = opts.columns !== undefined ? ` (${opts.columns.map(quoteIdentifier).join(', ')})` : '';
-  const body = (async function* () {
+  const bytes = () => (async function* () {
     for await (const c of rows as AsyncIterable<unknown>) {
       if (c instanceof Uint8Array) yield c;
       else if (typeof c === 'string' && format !== 'Native') yield Buffer.from(c, 'utf8');
       else throw new ChwireConfigError(`insert with format ${format} takes ${format === 'Native' ? 'rows, or Native bytes (Buffers or Uint8Arrays)' : 'bytes or strings'}, got ${c === null ? 'null' : typeof c}`);
     }
   })();
-  return send(core, `INSERT INTO ${target}${cols} FORMAT ${format}`, body, opts, auto);
+  // An array of chunks can be sent again: with a deduplication token, the request is retryable.
+  const replay = opts.deduplicationToken !== undefined && Array.isArray(rows);
+  return send(core, `INSERT INTO ${target}${cols} FORMAT ${format}`, replay ? bytes : bytes(), opts, auto, replay);
 }
 
-async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array>, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
+async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>), opts: InsertOptions, auto: Record<string, string>, idempotent: boolean): Promise<InsertResult> {
   const release = await core.lock(opts.sessionId);
   const queryId = opts.queryId ?? randomUUID();
   try {
     const response = await core.transport.request({
-      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: false,
+      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent,
     });
     for await (const _ of response.body) { /* an INSERT answers with an empty body */ }
     return { queryId: response.queryId ?? queryId, summary: response.summary };
@@ -199,4 +302,3 @@ async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Arra
     release();
   }
 }
-

@@ -8,10 +8,16 @@
 import { ChwireConfigError } from '../errors.js';
 import type { NativeEncoder } from './encoder.js';
 
+/**
+ * `pause`, when given, is called every 1024 buffered rows of an iterable input; when it returns a
+ * promise, the rows wait for it (the caller uses it to give the event loop a turn while a
+ * CPU-bound source fills a block).
+ */
 export async function* nativeBlocks(
   rows: Iterable<unknown> | AsyncIterable<unknown>,
   encoder: NativeEncoder,
   blockSize: number,
+  pause?: () => Promise<void> | undefined,
 ): AsyncGenerator<Uint8Array[]> {
   if (!Number.isSafeInteger(blockSize) || blockSize < 0) {
     throw new ChwireConfigError(`blockSize must be a non-negative integer, got ${String(blockSize)}`);
@@ -29,16 +35,28 @@ export async function* nativeBlocks(
   }
   let buffer: unknown[] = [];
   let rowBase = 0;
-  const iterable = rows as AsyncIterable<unknown>;
-  const isAsync = typeof iterable[Symbol.asyncIterator] === 'function';
-  const source: Iterable<unknown> | AsyncIterable<unknown> = isAsync ? iterable : (rows as Iterable<unknown>);
-  for await (const row of source) {
+  const add = (row: unknown): Uint8Array[] | undefined => {
     buffer.push(row);
     if (blockSize > 0 && buffer.length === blockSize) {
       const block = encoder.encodeBlock(buffer, 0, buffer.length, rowBase);
       rowBase += buffer.length;
       buffer = [];
-      yield block;
+      return block;
+    }
+    return undefined;
+  };
+  if (typeof (rows as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
+    for await (const row of rows as AsyncIterable<unknown>) {
+      const block = add(row);
+      if (block !== undefined) yield block;
+      else if (pause !== undefined && (buffer.length & 1023) === 0) { const p = pause(); if (p !== undefined) await p; }
+    }
+  } else {
+    // A sync iterable is read synchronously: no promise per row.
+    for (const row of rows as Iterable<unknown>) {
+      const block = add(row);
+      if (block !== undefined) yield block;
+      else if (pause !== undefined && (buffer.length & 1023) === 0) { const p = pause(); if (p !== undefined) await p; }
     }
   }
   if (buffer.length > 0) yield encoder.encodeBlock(buffer, 0, buffer.length, rowBase);

@@ -171,7 +171,7 @@ export class HttpTransport implements Transport {
     let body: Buffer | AsyncIterable<Uint8Array>;
     if (req.body !== undefined) {
       query['query'] = req.sql;
-      body = req.body;
+      body = typeof req.body === 'function' ? req.body() : req.body;
     } else {
       body = Buffer.from(req.sql, 'utf8');
     }

@@ -15,8 +15,11 @@ export interface TransportRequest {
   queryId?: string | undefined;
   sessionId?: string | undefined;
   signal?: AbortSignal | undefined;
-  /** Data for INSERT, streamed as the request body (chunked). */
-  body?: AsyncIterable<Uint8Array> | undefined;
+  /**
+   * Data for INSERT, streamed as the request body (chunked). A function means the body can be
+   * produced again: the transport calls it once per attempt (and may retry when `idempotent`).
+   */
+  body?: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>) | undefined;
   /** Safe to send twice (reads): the only requests retried after a stale keep-alive socket. */
   idempotent?: boolean | undefined;
   /**

@@ -1,0 +1,63 @@
+// The insertable columns of a table, as the server resolves the name for an INSERT: `DESCRIBE
+// TABLE` (in the caller's session when one is given, so a session's temporary tables are found;
+// system.columns does not list them), without MATERIALIZED and ALIAS columns. Reads go through
+// the client's SchemaCache under the freshness the caller asks for.
+// Invariant: a schema is reported `fresh` only when its read was sent after the asking call began,
+// i.e. it reflects every DDL that completed before that call.
+import { ChwireConfigError, ChwireServerError } from '../errors.js';
+import type { ClientCore } from './client.js';
+import type { TableColumn } from './insert-types.js';
+import { quoteIdentifier, splitTableName } from './identifiers.js';
+
+export interface TableSchema {
+  readonly key: string;
+  readonly columns: TableColumn[];
+  /** The read was sent during this call (not served from an older cache entry). */
+  readonly fresh: boolean;
+}
+
+/** The cache key: database (or the client's) and name; a session's own key, since temporary tables live there. */
+export function schemaKey(core: ClientCore, table: string, sessionId: string | undefined): string {
+  const [db, name] = splitTableName(table);
+  const base = `${db ?? core.database ?? ''}.${name}`;
+  return sessionId === undefined ? base : `@session ${sessionId} ${base}`;
+}
+
+export async function tableSchema(
+  core: ClientCore, table: string, o: { sessionId?: string | undefined; signal?: AbortSignal | undefined },
+  maxAge: number, since: number,
+): Promise<TableSchema> {
+  const key = schemaKey(core, table, o.sessionId);
+  const hit = core.schemas.get(key, maxAge, since);
+  if (hit !== undefined) return { key, columns: await hit.columns, fresh: hit.startedAt >= since };
+  const read = describe(core, table, o);
+  core.schemas.set(key, read);
+  return { key, columns: await read, fresh: true };
+}
+
+async function describe(core: ClientCore, table: string, o: { sessionId?: string | undefined; signal?: AbortSignal | undefined }): Promise<TableColumn[]> {
+  const [db, name] = splitTableName(table);
+  const target = db !== undefined ? `${quoteIdentifier(db)}.${quoteIdentifier(name)}` : quoteIdentifier(name);
+  // JSON lines (any server version, and single-shot on the embedded engine): one per column, in
+  // table order, type names on one line as the server prints them.
+  const chunks: Uint8Array[] = [];
+  try {
+    for await (const c of core.streamRaw(`DESCRIBE TABLE ${target}`, { format: 'JSONEachRow', sessionId: o.sessionId, signal: o.signal })) chunks.push(c);
+  } catch (e) {
+    if (e instanceof ChwireServerError && (e.serverCode === 60 || e.serverCode === 81)) {
+      throw new ChwireConfigError(`table ${table} not found${o.sessionId !== undefined ? ` (looked up in session ${o.sessionId})` : ''}`, { cause: e });
+    }
+    throw e;
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  const out: TableColumn[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const r = JSON.parse(line) as { name: string; type: string; default_type?: string };
+    // MATERIALIZED and ALIAS columns cannot be inserted into.
+    if (r.default_type === 'MATERIALIZED' || r.default_type === 'ALIAS') continue;
+    out.push({ name: r.name, type: r.type });
+  }
+  if (out.length === 0) throw new ChwireConfigError(`table ${table} has no insertable columns`);
+  return out;
+}
