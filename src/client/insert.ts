@@ -120,10 +120,13 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
       core.schemas.delete(schema.key);
       const now = await tableSchema(core, table, opts, 0, performance.now());
       if (sameColumns(now.columns, schema.columns)) throw decorate(e, table, now);
-      // Before anything was sent, the whole input is still there if it is an array or if only its
-      // first (peeked) row was looked at; otherwise the caller must insert again.
-      const replayable = !attempt.sent && (source.kind === 'array' || preChecked(e));
-      if (!replayable) throw staleError(table, schema.columns, now.columns, attempt.sent, e);
+      // Nothing was inserted when the error came before the request, or when the server refused
+      // the columns (a server type error comes at the first block: every block has its header).
+      const nothing = !attempt.sent || e instanceof ChwireServerError;
+      // The whole input is still there if it is an array or if only its first (peeked) row was
+      // looked at; otherwise the caller must insert again.
+      const replayable = nothing && (source.kind === 'array' || preChecked(e));
+      if (!replayable) throw staleError(table, schema.columns, now.columns, !nothing, e);
       schema = now;
     }
   }

@@ -145,7 +145,7 @@ function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode
   L.push(`  let j = 0, col = -1, v, t, r;`);
   L.push(`  try {`);
   L.push(`    for (let i = start; i < end; i++, j++) {`);
-  L.push(`      r = rows[i];`);
+  L.push(`      r = rows[i]; col = -1;`);
   if (shape === 'object') {
     L.push(`      if (typeof r !== 'object' || r === null || Array.isArray(r)) H.badRow(r, false);`);
     // Count own + inherited enumerable keys; a mismatch with the present columns means an unknown key.
@@ -232,7 +232,9 @@ function makeHelpers(names: readonly string[]) {
   const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
   const toError = (e: unknown, col: number, row: number): unknown => {
     if (!(e instanceof EncodeFail)) return e;
-    return new ChwireEncodeError('value does not fit its column', { column: col >= 0 ? names[col]! : '', row, expected: e.expected, value: e.value });
+    // col < 0: the row itself is no object (or no array of the right length): no column to name.
+    if (col < 0) return new ChwireEncodeError('not a row', { column: '', row, expected: e.expected, value: e.value });
+    return new ChwireEncodeError('value does not fit its column', { column: names[col]!, row, expected: e.expected, value: e.value });
   };
   return {
     ByteSink,
