@@ -213,12 +213,13 @@ function jsonText(v: unknown): string {
     return v;
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(expected, v);
-  // bigint → bare JSON number (exact), Date → ISO text.
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? BIG_MARK + x.toString() + BIG_MARK : x))
+  // bigint → bare JSON number (exact), -0 → -0.0 (JSON.stringify writes 0, which the engine
+  // reads as the integer 0), Date → ISO text.
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? BIG_MARK + x.toString() + BIG_MARK : Object.is(x, -0) ? BIG_MARK + '-0.0' + BIG_MARK : x))
     .replace(BIG_RE, '$1');
 }
 const BIG_MARK = '\u0000big\u0000';
-const BIG_RE = /"\\u0000big\\u0000(-?\d+)\\u0000big\\u0000"/g;
+const BIG_RE = /"\\u0000big\\u0000(-?\d+(?:\.0)?)\\u0000big\\u0000"/g;
 
 /**
  * Dynamic, in the flattened serialization (version 3, accepted on INSERT, native.md §4.9) with a
@@ -239,7 +240,8 @@ function dynamicScalarTypeOf(v: unknown): number {
   if (v === null || v === undefined) return -1;
   switch (typeof v) {
     case 'boolean': return BOOL;
-    case 'number': return Number.isSafeInteger(v) ? INT64 : FLOAT64;
+    // -0 is no integer: Int64 would store 0 (reads give back -0 from Float64).
+    case 'number': return Number.isSafeInteger(v) && !Object.is(v, -0) ? INT64 : FLOAT64;
     case 'bigint': return v >= -INT64_MAX - 1n && v <= INT64_MAX ? INT64 : v >= 0n && v <= UINT64_MAX ? UINT64 : fail('a Dynamic value: bigints must fit Int64 or UInt64', v);
     case 'string': return STRING;
     default:
@@ -384,7 +386,7 @@ export function columnWriter(t: TypeNode, text: string): ColumnWriter {
     case 'Variant': {
       // Discriminators number the members sorted by type name, whatever order the type text lists them in.
       const members = t.members.map((m) => ({ name: printType(m), m })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return variantWriter(members.map((x) => columnWriter(x.m, text)));
+      return variantWriter(members.map((x) => columnWriter(x.m, text)), members.map((x) => x.m.kind));
     }
     case 'JSON': return jsonWriter;
     case 'Nothing': return nothingWriter;

@@ -214,9 +214,25 @@ export function lowCardinalityWriter(dict: ColumnWriter, nullable: boolean): Col
   };
 }
 
-/** Variant: each value goes to the first member (in the type's order) that accepts its JS form. */
-export function variantWriter(members: readonly ColumnWriter[]): ColumnWriter {
+const INTEGER_KINDS = new Set(['Int8', 'Int16', 'Int32', 'Int64', 'Int128', 'Int256', 'UInt8', 'UInt16', 'UInt32', 'UInt64', 'UInt128', 'UInt256']);
+const FLOAT_KINDS = new Set(['Float32', 'Float64', 'BFloat16']);
+
+/** A float member holds a bigint only when the float has its exact value. */
+function floatHolds(kind: string, v: bigint): boolean {
+  if (kind === 'BFloat16') return false; // (not worth an exactness check of its 8-bit mantissa)
+  const f = kind === 'Float64' ? Number(v) : Math.fround(Number(v));
+  return Number.isFinite(f) && BigInt(f) === v;
+}
+
+/**
+ * Variant: each value goes to the first member (in the type's order) that accepts its JS form;
+ * a bigint goes to an integer member first, and to a float member only if the float is exact
+ * (`kinds`: each member's type kind, in the same order).
+ */
+export function variantWriter(members: readonly ColumnWriter[], kinds: readonly string[] = []): ColumnWriter {
   const m = members.length;
+  const bigOrder = [...members.keys()].sort((a, b) => Number(!INTEGER_KINDS.has(kinds[a] ?? '')) - Number(!INTEGER_KINDS.has(kinds[b] ?? '')));
+  const acceptsBig = (k: number, v: bigint): boolean => members[k]!.accepts(v) && (!FLOAT_KINDS.has(kinds[k] ?? '') || floatHolds(kinds[k]!, v));
   return {
     zero: null,
     nullable: true,
@@ -236,8 +252,15 @@ export function variantWriter(members: readonly ColumnWriter[]): ColumnWriter {
           const v = values[i];
           if (v === null || v === undefined) { disc[i] = 0xff; continue; }
           let k = 0;
-          while (k < m && !members[k]!.accepts(v)) k++;
-          if (k === m) fail('a value of one of the Variant member types', v);
+          if (typeof v === 'bigint') {
+            let x = 0;
+            while (x < m && !acceptsBig(bigOrder[x]!, v)) x++;
+            if (x === m) fail('a value one of the Variant member types holds exactly', v);
+            k = bigOrder[x]!;
+          } else {
+            while (k < m && !members[k]!.accepts(v)) k++;
+            if (k === m) fail('a value of one of the Variant member types', v);
+          }
           disc[i] = k;
           parts[k]!.push(v);
           rows[k]!.push(i);
