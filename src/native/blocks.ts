@@ -9,9 +9,20 @@ import { ChwireConfigError } from '../errors.js';
 import type { NativeEncoder } from './encoder.js';
 
 /**
- * `pause`, when given, is called every 1024 buffered rows of an iterable input; when it returns a
- * promise, the rows wait for it (the caller uses it to give the event loop a turn while a
- * CPU-bound source fills a block).
+ * Rows per Native block actually encoded: a block of `blockSize` rows is sent as consecutive
+ * Native blocks of at most this many rows, yielded together once all of them encoded (so a bad
+ * value still stops the whole block, and the server squashes them into the same parts). Why:
+ * holding 65 536 row objects from a generator until their block is encoded kept them alive
+ * across young-generation collections, each of which then copied them all (measured on Node 20,
+ * 2M generated rows: 14 s of scavenges at 65 536 rows a block against 1.3 s at 8 192); and one
+ * slice encodes in a few milliseconds, so the event loop can get a turn between slices.
+ */
+export const SLICE_ROWS = 8192;
+
+/**
+ * `pause`, when given, is called between slices and every 1024 buffered rows of an iterable input;
+ * when it returns a promise, encoding waits for it (the caller uses it to give the event loop a
+ * turn while a CPU-bound source fills a block or a long block encodes).
  */
 export async function* nativeBlocks(
   rows: Iterable<unknown> | AsyncIterable<unknown>,
@@ -22,6 +33,7 @@ export async function* nativeBlocks(
   if (!Number.isSafeInteger(blockSize) || blockSize < 0) {
     throw new ChwireConfigError(`blockSize must be a non-negative integer, got ${String(blockSize)}`);
   }
+  const slice = blockSize === 0 ? SLICE_ROWS : Math.min(blockSize, SLICE_ROWS);
   // An array is sliced in place: no copying of the caller's rows.
   if (Array.isArray(rows)) {
     const n = rows.length;
@@ -29,21 +41,34 @@ export async function* nativeBlocks(
     const size = blockSize === 0 ? n : blockSize;
     for (let start = 0; start < n; start += size) {
       const end = Math.min(n, start + size);
-      yield encoder.encodeBlock(rows, start, end, start);
+      let parts: Uint8Array[] = [];
+      for (let s = start; s < end; s += slice) {
+        if (s > start && pause !== undefined) { const p = pause(); if (p !== undefined) await p; }
+        const chunk = encoder.encodeBlock(rows, s, Math.min(end, s + slice), s);
+        parts = parts.length === 0 ? chunk : parts.concat(chunk);
+      }
+      yield parts;
     }
     return;
   }
   let buffer: unknown[] = [];
+  let group: Uint8Array[] = [];
+  let inGroup = 0;
   let rowBase = 0;
+  /** Adds a row; returns a finished group of parts when this row completed one. */
   const add = (row: unknown): Uint8Array[] | undefined => {
     buffer.push(row);
-    if (blockSize > 0 && buffer.length === blockSize) {
-      const block = encoder.encodeBlock(buffer, 0, buffer.length, rowBase);
-      rowBase += buffer.length;
-      buffer = [];
-      return block;
-    }
-    return undefined;
+    if (buffer.length < slice) return undefined;
+    const chunk = encoder.encodeBlock(buffer, 0, buffer.length, rowBase);
+    rowBase += buffer.length;
+    inGroup += buffer.length;
+    buffer = [];
+    group = group.length === 0 ? chunk : group.concat(chunk);
+    if (blockSize === 0 || inGroup < blockSize) return undefined;
+    const done = group;
+    group = [];
+    inGroup = 0;
+    return done;
   };
   if (typeof (rows as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
     for await (const row of rows as AsyncIterable<unknown>) {
@@ -59,5 +84,9 @@ export async function* nativeBlocks(
       else if (pause !== undefined && (buffer.length & 1023) === 0) { const p = pause(); if (p !== undefined) await p; }
     }
   }
-  if (buffer.length > 0) yield encoder.encodeBlock(buffer, 0, buffer.length, rowBase);
+  if (buffer.length > 0) {
+    const chunk = encoder.encodeBlock(buffer, 0, buffer.length, rowBase);
+    group = group.length === 0 ? chunk : group.concat(chunk);
+  }
+  if (group.length > 0) yield group;
 }
