@@ -77,6 +77,7 @@ export interface ClientCore {
   readonly transport: Transport;
   readonly database: string | undefined;
   readonly insertBlockSize: number;
+  readonly requestTimeout: number;
   readonly schemas: SchemaCache;
   streamRaw(sql: string, opts: RawOptions): RawStream;
   capabilities(signal?: AbortSignal): Promise<{ info: ServerInfo; caps: Capabilities }>;
@@ -96,6 +97,7 @@ class ChwireClient implements Client, ClientCore {
   readonly transport: Transport;
   readonly database: string | undefined;
   readonly insertBlockSize: number;
+  readonly requestTimeout: number;
   readonly schemas = new SchemaCache();
   private readonly settings: Settings;
   private readonly decodeDefaults: DecodeOptions;
@@ -108,6 +110,7 @@ class ChwireClient implements Client, ClientCore {
     this.database = cfg.database;
     this.settings = cfg.settings;
     this.insertBlockSize = cfg.insertBlockSize;
+    this.requestTimeout = cfg.requestTimeout;
     this.decodeDefaults = pickDecodeOptions(options);
   }
 

@@ -51,6 +51,8 @@ export interface ResolvedConfig {
   database: string | undefined;
   settings: Settings;
   insertBlockSize: number;
+  /** The requestTimeout option (ms; 0 = none): an insert's own input-stall limit. */
+  requestTimeout: number;
 }
 
 function nonNegativeInteger(name: string, v: number | undefined, dflt: number): number {
@@ -88,7 +90,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     const m = /^chdb:\/\/(\/.*)?$/.exec(list[0]!);
     if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
     const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: new ChdbTransport({ path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize };
+    return { transport: new ChdbTransport({ path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, requestTimeout };
   }
 
   let username = o.username;
@@ -120,7 +122,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     ...compression,
     tls: o.tls,
   });
-  return { transport, database: o.database, settings, insertBlockSize };
+  return { transport, database: o.database, settings, insertBlockSize, requestTimeout };
 }
 
 function compressionOf(c: ClientOptions['compression']): { compression: boolean; requestCompression: boolean } {

@@ -24,6 +24,7 @@ import type { ClientCore } from './client.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
 import { checkInsertOptions, insertSettings } from './insert-options.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
+import { InputStop } from './insert-stop.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
 
 export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, TableColumn } from './insert-types.js';
@@ -214,14 +215,20 @@ async function encodeAndSend(
     if (performance.now() - sliceStart < SLICE_MS) return undefined;
     return turn().then(() => { sliceStart = performance.now(); });
   };
-  const blocksOf = () => nativeBlocks(source.rows as Iterable<unknown> | AsyncIterable<unknown>, encoder, blockSize, pause);
+  const stop = new InputStop(opts.signal, core.requestTimeout);
+  const blocksOf = () => nativeBlocks(source.rows as Iterable<unknown> | AsyncIterable<unknown>, encoder, blockSize, pause, stop.progress);
   const blocks = blocksOf();
-  // Encode the first block before opening the request: a bad value there sends nothing.
-  const head = await blocks.next();
-  if (head.done === true) return { queryId: opts.queryId, summary: undefined };
+  // Encode the first block before opening the request: a bad value there sends nothing (nor does
+  // an abort or a stall of the source before it).
+  const head = await stop.race(blocks.next());
+  if (head === undefined) { stop.dispose(); void blocks.return(undefined).catch(() => undefined); throw stop.error!; }
+  if (head.done === true) { stop.dispose(); return { queryId: opts.queryId, summary: undefined }; }
   // A block that fails to encode (or an input that throws) ends the body cleanly after the
   // blocks before it, so the server commits exactly those; the error is raised once it answered.
   // Cutting the connection instead would make the outcome depend on what the server had read.
+  // An abort, or requestTimeout without a row from the source, while the source is being waited
+  // for ends the body the same way (a stop); while the server is what is waited for, the abort
+  // reaches the transport, which cuts the request.
   let inputError: unknown;
   const stream = async function* (bl: AsyncGenerator<Uint8Array[]>, h: Uint8Array[]): AsyncGenerator<Uint8Array> {
     for (const part of h) yield part;
@@ -231,8 +238,9 @@ async function encodeAndSend(
         await turn();
         sliceStart = performance.now();
         attempt.waitingForInput = true;
-        const n = await bl.next();
+        const n = await stop.race(bl.next());
         attempt.waitingForInput = false;
+        if (n === undefined) { inputError = stop.error; void bl.return(undefined).catch(() => undefined); return; }
         if (n.done === true) return;
         for (const part of n.value) yield part;
       }
@@ -266,9 +274,13 @@ async function encodeAndSend(
   // body always ends cleanly after the last good block, and the server writes what it squashed
   // when the body ends, so blocks 0..k-1 are committed either way.
   attempt.sent = true;
-  const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, opts, auto, replay);
-  if (inputError !== undefined) throw inputError;
-  return result;
+  try {
+    const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, { ...opts, signal: stop.transportSignal() }, auto, replay, () => stop.pending());
+    if (inputError !== undefined) throw inputError;
+    return result;
+  } finally {
+    stop.dispose();
+  }
 }
 
 /** A byte-mode (not object-mode) Readable: its chunks are a body to send as is. */
@@ -292,12 +304,12 @@ function sendBytes(core: ClientCore, target: string, format: string, rows: Inser
   return send(core, `INSERT INTO ${target}${cols} FORMAT ${format}`, replay ? bytes : bytes(), opts, auto, replay);
 }
 
-async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>), opts: InsertOptions, auto: Record<string, string>, idempotent: boolean): Promise<InsertResult> {
+async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>), opts: InsertOptions, auto: Record<string, string>, idempotent: boolean, inputPending?: () => boolean): Promise<InsertResult> {
   const release = await core.lock(opts.sessionId);
   const queryId = opts.queryId ?? randomUUID();
   try {
     const response = await core.transport.request({
-      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent,
+      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent, inputPending,
     });
     for await (const _ of response.body) { /* an INSERT answers with an empty body */ }
     return { queryId: response.queryId ?? queryId, summary: response.summary };

@@ -22,13 +22,16 @@ export const SLICE_ROWS = 8192;
 /**
  * `pause`, when given, is called between slices and every 1024 buffered rows of an iterable input;
  * when it returns a promise, encoding waits for it (the caller uses it to give the event loop a
- * turn while a CPU-bound source fills a block or a long block encodes).
+ * turn while a CPU-bound source fills a block or a long block encodes). `progress.rows`, when
+ * given, counts the rows read from an iterable input (so a caller can tell a slow source from a
+ * stalled one).
  */
 export async function* nativeBlocks(
   rows: Iterable<unknown> | AsyncIterable<unknown>,
   encoder: NativeEncoder,
   blockSize: number,
   pause?: () => Promise<void> | undefined,
+  progress?: { rows: number },
 ): AsyncGenerator<Uint8Array[]> {
   if (!Number.isSafeInteger(blockSize) || blockSize < 0) {
     throw new ChwireConfigError(`blockSize must be a non-negative integer, got ${String(blockSize)}`);
@@ -58,6 +61,7 @@ export async function* nativeBlocks(
   /** Adds a row; returns a finished group of parts when this row completed one. */
   const add = (row: unknown): Uint8Array[] | undefined => {
     buffer.push(row);
+    if (progress !== undefined) progress.rows++;
     if (buffer.length < slice) return undefined;
     const chunk = encoder.encodeBlock(buffer, 0, buffer.length, rowBase);
     rowBase += buffer.length;

@@ -220,7 +220,7 @@ export class HttpTransport implements Transport {
    * fails before any response byte is sent once more on a fresh socket (the server closed the
    * idle socket as we picked it); nothing else is retried here.
    */
-  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'inputPending'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     try {
       return await this.sendOnce(host, method, path, body, req);
     } catch (e) {
@@ -230,7 +230,7 @@ export class HttpTransport implements Transport {
     }
   }
 
-  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'inputPending'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     return new Promise((resolve, reject) => {
       if (r.signal?.aborted) {
         reject(new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: r.queryId, cause: r.signal.reason }));
@@ -266,6 +266,8 @@ export class HttpTransport implements Transport {
       r.signal?.addEventListener('abort', onAbort, { once: true });
       if (this.opts.requestTimeout > 0) {
         timer = setTimeout(() => {
+          // An insert whose source is stalled times that out itself (ending its body cleanly).
+          if (r.inputPending?.() === true) { timer!.refresh(); return; }
           req.destroy(new ChwireTimeoutError(`no response from ${host.where} within ${this.opts.requestTimeout} ms (requestTimeout)`, { queryId: r.queryId }));
           this.killQuery(host, r.queryId);
         }, this.opts.requestTimeout);

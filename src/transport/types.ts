@@ -20,6 +20,11 @@ export interface TransportRequest {
    * produced again: the transport calls it once per attempt (and may retry when `idempotent`).
    */
   body?: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>) | undefined;
+  /**
+   * True while the body's producer is waiting for its own input (an insert's source): the
+   * caller times that out itself (ending the body cleanly), so it is no transport timeout.
+   */
+  inputPending?: (() => boolean) | undefined;
   /** Safe to send twice (reads): the only requests retried after a stale keep-alive socket. */
   idempotent?: boolean | undefined;
   /**
