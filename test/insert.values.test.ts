@@ -69,3 +69,33 @@ test('-0 stays a Float64 -0 in Dynamic and in JSON (as reads give it back)', asy
     await c.execute('DROP TABLE negz');
   }
 });
+
+test('text numbers and IPv4 are read as the engine reads them (to<Type>OrNull is the reference): no surrounding whitespace, a sign allowed', async () => {
+  const cases: [string, string, string][] = [
+    // [column type, engine function, text]
+    ['Float64', 'toFloat64OrNull', ' 1'], ['Float64', 'toFloat64OrNull', '1 '], ['Float64', 'toFloat64OrNull', '+1'], ['Float64', 'toFloat64OrNull', '1e3'],
+    ['Float64', 'toFloat64OrNull', '.5'], ['Float64', 'toFloat64OrNull', '5.'], ['Float64', 'toFloat64OrNull', 'inf'], ['Float64', 'toFloat64OrNull', ' inf'],
+    ['Decimal(10, 2)', 'toDecimal64OrNull', ' 1.5'], ['Decimal(10, 2)', 'toDecimal64OrNull', '+1.50'], ['Decimal(10, 2)', 'toDecimal64OrNull', '1.5 '], ['Decimal(10, 2)', 'toDecimal64OrNull', '-0.25'],
+    ['IPv4', 'toIPv4OrNull', '01.2.3.4'], ['IPv4', 'toIPv4OrNull', '1.2.3.4'], ['IPv4', 'toIPv4OrNull', ' 1.2.3.4'],
+    ['Int32', 'toInt32OrNull', ' 12 '], ['Int32', 'toInt32OrNull', ' 12'], ['Int32', 'toInt32OrNull', '+12'], ['Int32', 'toInt32OrNull', '-7'],
+    ['Int64', 'toInt64OrNull', ' 12'], ['Int64', 'toInt64OrNull', '+12'], ['UInt8', 'toUInt8OrNull', '12 '],
+  ];
+  for (const [type, fn, text] of cases) {
+    const arg = fn === 'toDecimal64OrNull' ? `'${text}', 2` : `'${text}'`;
+    const engine = await c.fetchValue<string | null>(`SELECT toString(${fn}(${arg}))`);
+    await c.execute(`CREATE TABLE lenient (v ${type}) ENGINE = Memory`);
+    try {
+      let ours: string | null;
+      try {
+        await c.insert('lenient', [{ v: text }]);
+        ours = (await c.fetchValue<string>('SELECT toString(v) FROM lenient'))!;
+      } catch (e) {
+        assert.ok(e instanceof ChwireEncodeError, String(e));
+        ours = null;
+      }
+      assert.equal(ours, engine ?? null, `${type} ${JSON.stringify(text)}: engine ${String(engine)}, chwire ${String(ours)}`);
+    } finally {
+      await c.execute('DROP TABLE lenient');
+    }
+  }
+});

@@ -32,7 +32,9 @@ export function fail(expected: string, value: unknown): never {
   throw new EncodeFail(expected, value);
 }
 
-const INT_RE = /^\s*[+-]?\d+\s*$/;
+// Text numbers are read as the engine's to<Type>OrNull reads them (the reference): an optional
+// sign, no surrounding whitespace (' 12 ', ' 1', ' 1.5' are refused there, so here too).
+const INT_RE = /^[+-]?\d+$/;
 
 export interface IntRange { readonly min: bigint; readonly max: bigint; readonly bits: number; readonly signed: boolean }
 
@@ -70,21 +72,21 @@ export function makeBigInt(r: IntRange): (v: unknown) => bigint {
     let b: bigint;
     if (typeof v === 'bigint') b = v;
     else if (typeof v === 'number' && Number.isSafeInteger(v)) b = BigInt(v);
-    else if (typeof v === 'string' && INT_RE.test(v)) b = BigInt(v.trim());
+    else if (typeof v === 'string' && INT_RE.test(v)) b = BigInt(v);
     else return fail(expected + (typeof v === 'number' && Number.isInteger(v) ? ' (numbers beyond 2^53 are inexact: pass a bigint or a string)' : ''), v);
     if (b >= r.min && b <= r.max) return b;
     return fail(expected, v);
   };
 }
 
-const FLOAT_RE = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+const FLOAT_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 export function toFloat(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string') {
     if (FLOAT_RE.test(v)) return Number(v);
-    const t = v.trim().toLowerCase();
+    const t = v.toLowerCase();
     if (t === 'nan' || t === '+nan' || t === '-nan') return NaN;
     if (t === 'inf' || t === '+inf' || t === 'infinity') return Infinity;
     if (t === '-inf' || t === '-infinity') return -Infinity;
@@ -112,7 +114,7 @@ export function toBFloat16(v: unknown): number {
 
 // ---- Decimal ----
 
-const DEC_RE = /^\s*([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
+const DEC_RE = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 /** Unscaled bigint of a Decimal(P, S) value, exact, with |unscaled| < 10^P. */
 export function makeDecimal(precision: number, scale: number): (v: unknown) => bigint {

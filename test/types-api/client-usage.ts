@@ -86,6 +86,21 @@ export async function clientUsage(): Promise<void> {
   await client.insert('t', ['{"a":1}\n'], { format: 'JSONEachRow' });
   // @ts-expect-error a table name is a string
   await client.insert(1, []);
+  // Rows are objects or arrays: typed rows, generators and async iterables of them.
+  await client.insert<{ id: number; name: string }>('t', [{ id: 1, name: 'a' }]);
+  await client.insert('t', (function* () { yield { id: 1 }; yield [2, 'b']; })());
+  await client.insert('t', (async function* () { yield { id: 1 }; })(), { async: { wait: false }, deduplicationToken: 'batch-1' });
+  await client.insert('t', [Buffer.from([1])]);
+  // @ts-expect-error scalars are not rows
+  await client.insert('big', [42, 'x', null]);
+  // @ts-expect-error a row of the declared shape
+  await client.insert<{ id: number }>('t', [{ id: 'one' }]);
+  // @ts-expect-error strings are bytes of a format: only with `format`
+  await client.insert('t', ['{"a":1}\n']);
+  // @ts-expect-error async takes a boolean or { wait }
+  await client.insert('t', [{ a: 1 }], { async: 'yes' });
+  // @ts-expect-error the token is a string
+  await client.insert('t', [{ a: 1 }], { deduplicationToken: 42 });
 
   const cols = await client.fetchColumns('SELECT 1 AS a', { types: { a: 'DateTime(\'UTC\')' } });
   expectType<Equal<typeof cols, ColumnsResult>>();
