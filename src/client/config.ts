@@ -6,6 +6,9 @@ import type { DecodeOptions } from '../plan/options.js';
 import { ChdbTransport } from '../transport/chdb.js';
 import { HttpTransport, type TlsOptions } from '../transport/http.js';
 import type { Transport } from '../transport/types.js';
+import { resolveObserver, type Observer } from './observe/call.js';
+import type { Logger, LogLevel } from './observe/logger.js';
+import type { TracingOptions } from './observe/tracing.js';
 
 export type SettingValue = string | number | boolean | bigint;
 export type Settings = Readonly<Record<string, SettingValue>>;
@@ -41,9 +44,20 @@ export interface ClientOptions extends DecodeOptions {
   tls?: TlsOptions;
   /** Rows per Native block for insert(). Default 65536. */
   insertBlockSize?: number;
+  /** Where log lines go: `console`, a pino logger, or any object with debug/info/warn/error. Default none. */
+  logger?: Logger;
+  /** Least level written to `logger`. Default `'warn'`. */
+  logLevel?: LogLevel;
+  /** OpenTelemetry spans (needs `@opentelemetry/api`): `true` (the global tracer) or `{ tracer?, includeQueryText? }`. Default off. */
+  tracing?: boolean | TracingOptions;
+  /** Least time between two onProgress events of a call, ms. Default 500. */
+  progressInterval?: number;
+  /** A stream whose consumer leaves its response unread this long is logged at warn (once per call). Default 10000; 0 disables. */
+  slowConsumerMs?: number;
 }
 
 const KNOWN = new Set(['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
+  'logger', 'logLevel', 'tracing', 'progressInterval', 'slowConsumerMs',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
 export interface ResolvedConfig {
@@ -51,6 +65,8 @@ export interface ResolvedConfig {
   database: string | undefined;
   settings: Settings;
   insertBlockSize: number;
+  /** Logs, diagnostics channel, spans and progress of each call. */
+  observer: Observer;
 }
 
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
@@ -70,13 +86,14 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
   const insertBlockSize = nonNegative('insertBlockSize', o.insertBlockSize, 65_536);
   const settings = o.settings ?? {};
   const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
+  const observer = resolveObserver(o, o.database);
 
   if (list[0]!.startsWith('chdb:')) {
     if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
     const m = /^chdb:\/\/(\/.*)?$/.exec(list[0]!);
     if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
     const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: new ChdbTransport({ path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize };
+    return { transport: new ChdbTransport({ path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, observer };
   }
 
   let username = o.username;
@@ -107,8 +124,9 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
     ...compression,
     tls: o.tls,
+    events: observer.transportEvents(),
   });
-  return { transport, database: o.database, settings, insertBlockSize };
+  return { transport, database: o.database, settings, insertBlockSize, observer };
 }
 
 function compressionOf(c: ClientOptions['compression']): { compression: boolean; requestCompression: boolean } {
