@@ -237,3 +237,21 @@ test('onProgress: a call that stays silent is polled on another connection of th
   assert.ok(polls.every((r) => r.sql.includes("query_id = '") && r.params.get('session_id') === null));
   assert.ok(events.length >= 1, 'the final event came');
 });
+
+test('OpenTelemetry: tracing: true uses the global tracer provider (the API loaded on first call)', async () => {
+  const api = await import('@opentelemetry/api');
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  assert.ok(api.trace.setGlobalTracerProvider(provider));
+  try {
+    const c = client({ tracing: true });
+    assert.equal(await c.fetchValue('SELECT 5', { queryId: 'q-global' }), 5);
+    await c.close();
+  } finally {
+    api.trace.disable();
+  }
+  const span = exporter.getFinishedSpans().find((s) => s.attributes['clickhouse.query.id'] === 'q-global');
+  assert.ok(span !== undefined);
+  const sent = server.requests.find((r) => r.params.get('query_id') === 'q-global')!;
+  assert.equal(sent.headers['traceparent'], `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`);
+});

@@ -10,6 +10,7 @@ import type { RequestEvents, Transport, TransportEvents, TransportRequest, Trans
 import { subscribedChannel, type QueryChannelContext, type QueryTracingChannel } from './channels.js';
 import { Log, resolveLog, sqlForLog, type LogFields } from './logger.js';
 import { DEFAULT_PROGRESS_INTERVAL, ProgressReporter, type ProgressListener } from './progress.js';
+import { redactError, secretTexts } from './redact.js';
 import { errorType, resolveTracing, type CallSpan, type Tracing } from './tracing.js';
 
 /** Observability options of the client, as given (validated by resolveObserver). */
@@ -79,11 +80,13 @@ export class Observer {
     if (onProgress !== undefined && typeof onProgress !== 'function') throw new ChwireConfigError('option onProgress must be a function');
     const every = interval('progressInterval', opts.progressInterval, this.progressInterval);
     const channel = subscribedChannel();
-    if (this.log === undefined && this.tracing === undefined && channel === undefined && onProgress === undefined) return undefined;
+    // A call with parameters is always followed to its end: its error is redacted there (redact.ts).
+    const secrets = secretTexts(opts.params);
+    if (this.log === undefined && this.tracing === undefined && channel === undefined && onProgress === undefined && secrets.length === 0) return undefined;
     const progress = onProgress !== undefined ? new ProgressReporter(onProgress, every, queryId) : undefined;
     const span = this.tracing?.start(kind, sql, queryId, this.database, table);
     const quotesValues = kind === 'insert' || (opts.params !== undefined && Object.keys(opts.params).length > 0);
-    return new Call(this.transport!, this.log, channel, span, progress, this.slowConsumerMs, quotesValues,
+    return new Call(this.transport!, this.log, channel, span, progress, this.slowConsumerMs, quotesValues, secrets,
       { queryId, kind, host: undefined, sql, database: this.database, rows: undefined, bytes: undefined, error: undefined });
   }
 }
@@ -107,6 +110,8 @@ export class Call {
     private readonly slowConsumerMs: number,
     /** The server's messages may quote parameter or inserted values: keep them out of log lines. */
     private readonly quotesValues: boolean,
+    /** Parameter texts to keep out of the call's error (redact.ts). */
+    private readonly secrets: string[],
     readonly ctx: QueryChannelContext,
   ) {
     if (transport.kind === 'chdb') ctx.host = 'chdb';
@@ -144,6 +149,8 @@ export class Call {
   response(res: TransportResponse): TransportResponse {
     if (res.host !== undefined) this.ctx.host = res.host;
     this.progress?.summary(res.summary);
+    // Bytes are counted (and slow consumers seen) only for someone who reads them.
+    if (this.log === undefined && this.channel === undefined && this.span === undefined) return res;
     this.ctx.bytes ??= 0;
     const call = this;
     const inner = res.body;
@@ -198,6 +205,7 @@ export class Call {
   end(error: unknown, rows: number | undefined, summary?: TransportResponse['summary']): void {
     if (this.ended) return;
     this.ended = true;
+    if (error !== undefined) redactError(error, this.secrets);
     const ctx = this.ctx;
     ctx.rows = rows;
     this.progress?.end(summary);

@@ -2,8 +2,8 @@
 // asyncEnd / error), published the way undici publishes its own: only when someone subscribes.
 // Invariants: this module has no static `node:` import (the client core stays loadable where there
 // is no diagnostics_channel: browsers, workers); the module is found synchronously through
-// `process.getBuiltinModule` where it exists (Node 20.16+, 22.3+, Bun, Deno), else by a dynamic
-// import started when this module loads; checking for subscribers costs a few property reads.
+// `process.getBuiltinModule` where it exists (Node 20.16+, 22.3+, Bun, Deno), with no import at
+// all; checking for subscribers costs a few property reads.
 
 /** The context object every event of one call carries (the same object from start to asyncEnd). */
 export interface QueryChannelContext {
@@ -39,18 +39,13 @@ function adopt(mod: DiagnosticsChannelModule | undefined): void {
   if (channel === undefined && mod !== undefined && typeof mod.tracingChannel === 'function') channel = mod.tracingChannel('chwire:query');
 }
 
-{
+// process.getBuiltinModule: Node 20.16+ and 22.3+, Bun, Deno. Elsewhere (an older Node, browsers,
+// workers) there is no channel and nothing is published.
+try {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  try {
-    adopt(proc?.getBuiltinModule?.('node:diagnostics_channel') as DiagnosticsChannelModule | undefined);
-  } catch {
-    // not available here
-  }
-  if (channel === undefined && proc !== undefined) {
-    // A specifier in a variable: bundlers for the web leave it alone.
-    const id = 'node:diagnostics_channel';
-    import(id).then((m: DiagnosticsChannelModule) => adopt(m), () => undefined);
-  }
+  adopt(proc?.getBuiltinModule?.('node:diagnostics_channel') as DiagnosticsChannelModule | undefined);
+} catch {
+  // not available here
 }
 
 /** The channel when at least one of its events has a subscriber, else undefined. */

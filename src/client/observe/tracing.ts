@@ -1,53 +1,73 @@
 // The `tracing` option: one OpenTelemetry span per call, named and attributed per the database
 // semantic conventions, and the W3C `traceparent` the server needs to join the trace.
-// Invariants: `@opentelemetry/api` (an optional peer dependency) is imported only when tracing is
-// on, once per client, and a missing package is a ChwireConfigError on the first call; the query
-// text is an attribute only with `includeQueryText: true`; no attribute or event carries a
-// credential, a parameter value or an inserted value (only call metadata is written here).
-import type * as OTel from '@opentelemetry/api';
+// Invariants: `@opentelemetry/api` (an optional peer dependency) is imported only for
+// `tracing: true` (to reach the global tracer provider), once per client, and a missing package is
+// a ChwireConfigError on the first call; with `{ tracer }` nothing is imported (the tracer's
+// startSpan takes the active context itself). The `.d.ts` needs no OpenTelemetry package: the
+// types below are the structural subset used. The query text is an attribute only with
+// `includeQueryText: true`; no attribute or event carries a credential, a parameter value or an
+// inserted value (only call metadata is written here).
 import { ChwireConfigError, ChwireServerError, isChwireError } from '../../errors.js';
 
+type Attributes = Record<string, string | number | boolean>;
+
+/** The part of an OpenTelemetry `Span` chwire uses. */
+export interface TracingSpan {
+  spanContext(): { traceId: string; spanId: string; traceFlags: number };
+  setAttribute(key: string, value: string | number | boolean): unknown;
+  addEvent(name: string, attributes?: Attributes): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  end(): void;
+}
+
+/** The part of an OpenTelemetry `Tracer` chwire uses (any `Tracer` from `@opentelemetry/api` fits). */
+export interface TracingTracer {
+  startSpan(name: string, options?: { kind?: number; attributes?: Attributes }): TracingSpan;
+}
+
 export interface TracingOptions {
-  /** Your tracer; default `trace.getTracer('chwire')` from the global provider. */
-  tracer?: OTel.Tracer;
+  /** Your tracer; default `trace.getTracer('chwire')` from the global provider (needs `@opentelemetry/api`). */
+  tracer?: TracingTracer;
   /** Add the SQL as `db.query.text` (it may carry literal values). Default false. */
   includeQueryText?: boolean;
 }
 
-type Api = typeof OTel;
+// Values of the API's enums (stable since 1.0).
+const SPAN_KIND_CLIENT = 2;
+const STATUS_ERROR = 2;
 
 export class Tracing {
-  private api: Api | undefined;
+  private tracer: TracingTracer | undefined;
   private failure: unknown;
-  private readonly loading: Promise<void>;
+  private readonly loading: Promise<void> | undefined;
 
   constructor(private readonly opts: TracingOptions) {
-    // A specifier in a variable: bundlers leave the optional dependency alone.
-    const id = '@opentelemetry/api';
-    this.loading = (import(id) as Promise<Api & { default?: Api }>).then(
-      (m) => { this.api = typeof m.trace === 'object' ? m : m.default; },
-      (e: unknown) => { this.failure = e; },
-    );
+    this.tracer = opts.tracer;
+    if (this.tracer === undefined) {
+      this.loading = (import('@opentelemetry/api') as Promise<{ trace?: { getTracer(name: string): TracingTracer }; default?: { trace: { getTracer(name: string): TracingTracer } } }>).then(
+        (m) => { this.tracer = (m.trace ?? m.default?.trace)!.getTracer('chwire'); },
+        (e: unknown) => { this.failure = e; },
+      );
+    }
   }
 
-  /** Resolves once the API is loaded; ChwireConfigError when it cannot be. */
+  /** Resolves once the tracer is there; ChwireConfigError when the API cannot be loaded. */
   async ready(): Promise<void> {
-    if (this.api === undefined && this.failure === undefined) await this.loading;
-    if (this.api === undefined) {
-      throw new ChwireConfigError('option tracing needs the optional peer dependency @opentelemetry/api: run `npm install @opentelemetry/api`', { cause: this.failure });
+    if (this.tracer === undefined && this.failure === undefined) await this.loading;
+    if (this.tracer === undefined) {
+      throw new ChwireConfigError('option tracing: true needs the optional peer dependency @opentelemetry/api: run `npm install @opentelemetry/api` (or pass { tracer })', { cause: this.failure });
     }
   }
 
   get loaded(): boolean {
-    return this.api !== undefined;
+    return this.tracer !== undefined;
   }
 
   /** Starts the span of one call (ready() must have resolved). */
   start(kind: string, sql: string | undefined, queryId: string, database: string | undefined, table: string | undefined): CallSpan {
-    const api = this.api!;
-    const tracer = this.opts.tracer ?? api.trace.getTracer('chwire');
+    const tracer = this.tracer!;
     const operation = operationOf(kind, sql);
-    const attributes: OTel.Attributes = {
+    const attributes: Attributes = {
       'db.system.name': 'clickhouse',
       'db.operation.name': operation,
       'clickhouse.query.id': queryId,
@@ -57,18 +77,19 @@ export class Tracing {
     if (this.opts.includeQueryText === true && sql !== undefined) attributes['db.query.text'] = sql;
     // Span name per the conventions: `{operation} {target}`, the target being the table when known.
     const name = table !== undefined ? `${operation} ${table}` : operation;
-    const span = tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, api.context.active());
-    return new CallSpan(api, span);
+    // The tracer parents the span on the active context (the caller's span, when there is one).
+    const span = tracer.startSpan(name, { kind: SPAN_KIND_CLIENT, attributes });
+    return new CallSpan(span);
   }
 }
 
 export class CallSpan {
-  constructor(private readonly api: Api, readonly span: OTel.Span) {}
+  constructor(readonly span: TracingSpan) {}
 
   /** The W3C trace context header for the request, when the span has a valid context. */
   traceparent(): string | undefined {
     const sc = this.span.spanContext();
-    if (!this.api.trace.isSpanContextValid(sc)) return undefined;
+    if (!/^[0-9a-f]{32}$/.test(sc.traceId) || /^0+$/.test(sc.traceId) || !/^[0-9a-f]{16}$/.test(sc.spanId) || /^0+$/.test(sc.spanId)) return undefined;
     return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
   }
 
@@ -79,7 +100,7 @@ export class CallSpan {
   }
 
   retry(attempt: number, host: string | undefined, error: unknown, delayMs: number): void {
-    const attrs: OTel.Attributes = { 'chwire.attempt': attempt, 'error.type': errorType(error), 'chwire.retry.delay_ms': delayMs };
+    const attrs: Attributes = { 'chwire.attempt': attempt, 'error.type': errorType(error), 'chwire.retry.delay_ms': delayMs };
     if (host !== undefined) attrs['server.address'] = host;
     this.span.addEvent('retry', attrs);
   }
@@ -90,7 +111,7 @@ export class CallSpan {
       this.span.setAttribute('error.type', errorType(error));
       if (error instanceof ChwireServerError && error.serverCode !== 0) this.span.setAttribute('db.response.status_code', String(error.serverCode));
       // The status description is the error class and code, never the message (it may quote values).
-      this.span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: errorType(error) });
+      this.span.setStatus({ code: STATUS_ERROR, message: errorType(error) });
     }
     this.span.end();
   }
