@@ -162,7 +162,8 @@ test('chwire gen on chdb://: strict types, eval-free query functions with the en
     await client.execute('ALTER TABLE gen_events ADD COLUMN extra Int32');
     const stale = await cli([...args, '--check']);
     assert.equal(stale.code, 1);
-    assert.match(stale.stdout, /\+\s+readonly extra\?: /);
+    assert.match(stale.stdout, /\n\+\s+readonly extra: number \| bigint \| string;\n/);
+    assert.match(stale.stdout, /\n\+\s+extra: number;\n/);
     assert.equal(readFileSync(join(dir, 'db.ts'), 'utf8'), ts1, '--check must not write');
   } finally {
     await client.execute('DROP TABLE IF EXISTS gen_events').catch(() => undefined);
