@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createClient } from '../client/client.js';
+import { createClient } from '../index.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, DECODE_HELP, DECODE_OPTIONS, UsageError, clientOptions, decodeOptions, pairs } from './args.js';
 import { describeQuery, describeTable, quotedTable } from '../gen/describe.js';
 import { emitModule, type GenQuery, type GenTable } from '../gen/emit.js';

@@ -5,7 +5,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { createClient } from '../client/client.js';
+import { createClient } from '../index.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, UsageError, clientOptions, pairs } from './args.js';
 import { progressLine, type ProgressSink } from './progress.js';
 import type { CommandIO } from './gen.js';
