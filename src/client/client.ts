@@ -1,10 +1,10 @@
-// createClient and the query API: fetch / fetchOne / fetchValue / stream / streamRaw / execute / ping / close,
+// The client over any transport, and the query API: fetch / fetchOne / fetchValue / stream / streamRaw / execute / ping / close,
 // with insert and fetchColumns wired in from insert.ts and columns.ts. Every read goes
 // sql → transport → byte chunks → the compiled decoder for the result's schema → rows.
 // Invariants: query parameters are sent apart from the SQL, never spliced into it; the server's
 // capabilities (learnt once per host) decide the format and the client's own settings; a query id
 // is always set (generated when not given) so errors and results can name it.
-import { randomUUID } from 'node:crypto';
+import { newQueryId } from './query-id.js';
 import { ChwireConfigError } from '../errors.js';
 import { createRowBinaryDecoder } from '../codec.js';
 import { createNativeDecoder } from '../native/index.js';
@@ -12,7 +12,7 @@ import type { DecodeOptions } from '../plan/options.js';
 import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportResponse } from '../transport/types.js';
 import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
-import { resolveConfig, renderSetting, type ClientOptions, type Settings } from './config.js';
+import { resolveConfig, renderSetting, type ClientOptions, type Settings, type TransportFactory } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import { formatQueryParam } from './params.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
@@ -90,8 +90,12 @@ export interface ClientCore {
   request(req: TransportRequest): Promise<TransportResponse>;
 }
 
-export function createClient(options: ClientOptions = {}): Client {
-  return new ChwireClient(options);
+/**
+ * A client over the transport `makeTransport` builds for the options' URL: the Node entry
+ * (index.ts) passes node:http and chdb transports, chwire/web (web.ts) a fetch transport.
+ */
+export function createClientWith(options: ClientOptions, makeTransport: TransportFactory): Client {
+  return new ChwireClient(options, makeTransport);
 }
 
 class ChwireClient implements Client, ClientCore {
@@ -107,8 +111,8 @@ class ChwireClient implements Client, ClientCore {
   /** Observed calls whose requests are sent by insert.ts / columns.ts, by query id. */
   private readonly calls = new Map<string, Call>();
 
-  constructor(options: ClientOptions) {
-    const cfg = resolveConfig(options);
+  constructor(options: ClientOptions, makeTransport: TransportFactory) {
+    const cfg = resolveConfig(options, makeTransport);
     this.transport = cfg.transport;
     this.database = cfg.database;
     this.settings = cfg.settings;
@@ -206,7 +210,7 @@ class ChwireClient implements Client, ClientCore {
 
   /** `kind`: the public call being made (observed as such), or undefined for the client's own queries. */
   private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions, kind: string | undefined): RowStreamImpl<R> {
-    const queryId = opts.queryId ?? randomUUID();
+    const queryId = opts.queryId ?? newQueryId();
     const open = async (): Promise<OpenedQuery<R>> => {
       const call = kind === undefined ? undefined : await this.begin(kind, sql, queryId, opts);
       try {
@@ -261,7 +265,7 @@ class ChwireClient implements Client, ClientCore {
     if (typeof opts?.format !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.format)) {
       throw new ChwireConfigError(`streamRaw needs an output format name, e.g. { format: 'CSVWithNames' }, got ${JSON.stringify(opts?.format)}`);
     }
-    const queryId = opts.queryId ?? randomUUID();
+    const queryId = opts.queryId ?? newQueryId();
     return new RawStreamImpl(async () => {
       const call = await this.begin('streamRaw', sql, queryId, opts);
       try {
@@ -275,7 +279,7 @@ class ChwireClient implements Client, ClientCore {
   }
 
   async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
-    const queryId = opts.queryId ?? randomUUID();
+    const queryId = opts.queryId ?? newQueryId();
     const call = await this.begin('execute', sql, queryId, opts);
     try {
       const { response, release } = await this.send(sql, opts, null, queryId, call);
@@ -296,13 +300,13 @@ class ChwireClient implements Client, ClientCore {
   }
 
   insert(table: string, rows: InsertInput, opts: InsertOptions = {}): Promise<InsertResult> {
-    return this.observed('insert', `INSERT INTO ${table}`, opts.queryId ?? randomUUID(), opts, table,
+    return this.observed('insert', `INSERT INTO ${table}`, opts.queryId ?? newQueryId(), opts, table,
       (queryId) => insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId }),
       (r) => writtenRows(r.summary), (r) => r.summary);
   }
 
   fetchColumns(sql: string, opts: ColumnsOptions = {}): Promise<ColumnsResult> {
-    return this.observed('fetchColumns', sql, opts.queryId ?? randomUUID(), opts, undefined,
+    return this.observed('fetchColumns', sql, opts.queryId ?? newQueryId(), opts, undefined,
       (queryId) => fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), ...(queryId === undefined ? {} : { queryId }) }),
       (r) => r.rowCount, () => undefined);
   }
@@ -317,7 +321,7 @@ class ChwireClient implements Client, ClientCore {
   }
 
   async ping(opts: { signal?: AbortSignal } = {}): Promise<void> {
-    const call = await this.begin('ping', undefined, randomUUID(), {});
+    const call = await this.begin('ping', undefined, newQueryId(), {});
     try {
       await this.transport.ping(opts.signal);
     } catch (e) {
