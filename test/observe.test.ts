@@ -255,3 +255,24 @@ test('OpenTelemetry: tracing: true uses the global tracer provider (the API load
   const sent = server.requests.find((r) => r.params.get('query_id') === 'q-global')!;
   assert.equal(sent.headers['traceparent'], `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`);
 });
+
+test('logger: a slow consumer is logged once at warn; a throwing logger or onProgress never fails the call', async () => {
+  const { logger, lines } = recorder();
+  const c = client({ logger, slowConsumerMs: 50 });
+  let chunks = 0;
+  for await (const _ of c.streamRaw('SELECT number FROM numbers(300000)', { format: 'TSV', queryId: 'q-slow' })) {
+    if (chunks++ === 1) await new Promise((r) => setTimeout(r, 150));
+  }
+  assert.ok(chunks > 2, `${chunks} chunks`);
+  const slow = lines.filter((l) => /slow consumer/.test(l.msg));
+  assert.equal(slow.length, 1);
+  assert.equal(slow[0]!.level, 'warn');
+  assert.equal(slow[0]!.fields['queryId'], 'q-slow');
+  await c.close();
+
+  const boom = (): never => { throw new Error('logger failure'); };
+  const c2 = client({ logger: { debug: boom, info: boom, warn: boom, error: boom }, logLevel: 'debug' });
+  assert.equal(await c2.fetchValue('SELECT 3', { onProgress: boom }), 3);
+  await assert.rejects(c2.fetch('SELECT * FROM no_such_table_w'), ChwireServerError);
+  await c2.close();
+});
