@@ -47,7 +47,7 @@ export class InputStop {
   /** The source's next block, or undefined when an abort or an input stall ended the wait. */
   async race<T>(next: Promise<T>): Promise<T | undefined> {
     if (this.signal?.aborted === true) { this.abort(); if (this.error !== undefined) return undefined; }
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const stopped = new Promise<undefined>((resolve) => {
       this.wake = () => resolve(undefined);
       if (this.stallMs > 0) {

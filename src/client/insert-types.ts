@@ -1,8 +1,8 @@
 // The public types of client.insert(): its input shapes, options and result. Types only (no code),
 // so the client, the insert pipeline and the schema cache share them without an import cycle.
-import type { Readable } from 'node:stream';
 import type { QuerySummary } from '../transport/types.js';
 import type { Settings } from './config.js';
+import type { ProgressListener } from './observe/progress.js';
 
 /**
  * One row to encode: an object keyed by column name, or an array of values in column order.
@@ -11,19 +11,17 @@ import type { Settings } from './config.js';
  */
 export type InsertRow = object;
 
-/** Rows to encode (or Native bytes), as an array, a sync or async iterable, or an object-mode Readable. */
+/** Rows to encode (or Native bytes), as an array, a sync or async iterable (a Node Readable is one). */
 export type InsertInput<R extends InsertRow = InsertRow> =
   | readonly R[]
   | Iterable<R>
-  | AsyncIterable<R>
-  | Readable;
+  | AsyncIterable<R>;
 
 /** Bytes already in the insert's `format` (Buffers, Uint8Arrays, or strings sent as UTF-8). */
 export type InsertBytes =
   | readonly (Uint8Array | string)[]
   | Iterable<Uint8Array | string>
-  | AsyncIterable<Uint8Array | string>
-  | Readable;
+  | AsyncIterable<Uint8Array | string>;
 
 export interface InsertOptions {
   /** Insert only these columns (the others take their defaults). Default: every insertable column. */
@@ -53,6 +51,10 @@ export interface InsertOptions {
    * the input can be produced again (an array).
    */
   deduplicationToken?: string;
+  /** Live progress of this insert (rows and bytes written so far); see docs/client.md "Progress". */
+  onProgress?: ProgressListener;
+  /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
+  progressInterval?: number;
 }
 
 export interface InsertResult {

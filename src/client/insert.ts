@@ -14,9 +14,7 @@
 //   for the socket (the body is pulled, not pushed).
 // - The event loop gets a turn between blocks (and while a source fills one), so a CPU-bound
 //   source and the encoder never hold it for a whole insert.
-import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { setImmediate as turn } from 'node:timers/promises';
+import { newQueryId } from './query-id.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
 import { NATIVE_TYPES_CONVERSION } from './capabilities.js';
@@ -26,6 +24,20 @@ import { checkInsertOptions, insertSettings } from './insert-options.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
 import { InputStop } from './insert-stop.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
+
+/** What tells a Node byte-mode Readable apart (without importing node:stream). */
+interface ReadableLike { pipe?: unknown; readableObjectMode?: boolean }
+
+const textEncoder = new TextEncoder();
+
+/**
+ * A turn of the event loop: setImmediate where the runtime has it (Node, Bun, Deno), else a
+ * zero-delay timer (reached through globalThis: the client core uses no Node global by name).
+ */
+const immediate = (globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate;
+function turn(): Promise<void> {
+  return new Promise((resolve) => { if (immediate !== undefined) immediate(resolve); else setTimeout(resolve, 0); });
+}
 
 export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, TableColumn } from './insert-types.js';
 
@@ -285,7 +297,7 @@ async function encodeAndSend(
 
 /** A byte-mode (not object-mode) Readable: its chunks are a body to send as is. */
 function isByteStream(rows: unknown): boolean {
-  const r = rows as Partial<Readable>;
+  const r = rows as ReadableLike;
   return typeof r.pipe === 'function' && r.readableObjectMode === false;
 }
 
@@ -295,7 +307,7 @@ function sendBytes(core: ClientCore, target: string, format: string, rows: Inser
   const bytes = () => (async function* () {
     for await (const c of rows as AsyncIterable<unknown>) {
       if (c instanceof Uint8Array) yield c;
-      else if (typeof c === 'string' && format !== 'Native') yield Buffer.from(c, 'utf8');
+      else if (typeof c === 'string' && format !== 'Native') yield textEncoder.encode(c);
       else throw new ChwireConfigError(`insert with format ${format} takes ${format === 'Native' ? 'rows, or Native bytes (Buffers or Uint8Arrays)' : 'bytes or strings'}, got ${c === null ? 'null' : typeof c}`);
     }
   })();
@@ -306,9 +318,9 @@ function sendBytes(core: ClientCore, target: string, format: string, rows: Inser
 
 async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>), opts: InsertOptions, auto: Record<string, string>, idempotent: boolean, inputPending?: () => boolean): Promise<InsertResult> {
   const release = await core.lock(opts.sessionId);
-  const queryId = opts.queryId ?? randomUUID();
+  const queryId = opts.queryId ?? newQueryId();
   try {
-    const response = await core.transport.request({
+    const response = await core.request({
       sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent, inputPending,
     });
     for await (const _ of response.body) { /* an INSERT answers with an empty body */ }

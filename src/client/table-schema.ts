@@ -8,6 +8,7 @@ import { ChwireConfigError, ChwireServerError } from '../errors.js';
 import type { ClientCore } from './client.js';
 import type { TableColumn } from './insert-types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
+import { concatBytes } from '../io/bytes.js';
 
 export interface TableSchema {
   readonly key: string;
@@ -49,7 +50,7 @@ async function describe(core: ClientCore, table: string, o: { sessionId?: string
     }
     throw e;
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = new TextDecoder().decode(concatBytes(chunks));
   const out: TableColumn[] = [];
   for (const line of text.split('\n')) {
     if (line === '') continue;
