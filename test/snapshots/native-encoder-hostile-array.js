@@ -9,7 +9,7 @@ return function encodeBlock(rows, start, end, rowBase) {
   let j = 0, col = -1, v, t, r;
   try {
     for (let i = start; i < end; i++, j++) {
-      r = rows[i];
+      r = rows[i]; col = -1;
       if (!Array.isArray(r) || r.length !== 4) H.badRow(r, true);
       col = 0; v = r[0];
       if (typeof v === 'number' && (v & 255) === v) a0[j] = v; else a0[j] = S[0](v);
@@ -34,4 +34,4 @@ return function encodeBlock(rows, start, end, rowBase) {
   s.view(a3);
   return s.chunks();
 };
-//# sourceURL=chwire/native-encoder/e52879c4dd9e74c9.js
+//# sourceURL=chwire/native-encoder/0056502e49f1af14.js

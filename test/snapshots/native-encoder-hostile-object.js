@@ -8,7 +8,7 @@ return function encodeBlock(rows, start, end, rowBase) {
   let j = 0, col = -1, v, t, r;
   try {
     for (let i = start; i < end; i++, j++) {
-      r = rows[i];
+      r = rows[i]; col = -1;
       if (typeof r !== 'object' || r === null || Array.isArray(r)) H.badRow(r, false);
       let keys = 0, present = 0;
       for (const _ in r) keys++;
@@ -33,4 +33,4 @@ return function encodeBlock(rows, start, end, rowBase) {
   catch (e) { throw H.dataError(e, 2, rowBase); }
   return s.chunks();
 };
-//# sourceURL=chwire/native-encoder/3d1353ab8fda96c1.js
+//# sourceURL=chwire/native-encoder/d01769bd04713aed.js

@@ -11,7 +11,7 @@ return function encodeBlock(rows, start, end, rowBase) {
   let j = 0, col = -1, v, t, r;
   try {
     for (let i = start; i < end; i++, j++) {
-      r = rows[i];
+      r = rows[i]; col = -1;
       if (typeof r !== 'object' || r === null || Array.isArray(r)) H.badRow(r, false);
       let keys = 0, present = 0;
       for (const _ in r) keys++;
@@ -48,4 +48,4 @@ return function encodeBlock(rows, start, end, rowBase) {
   catch (e) { throw H.dataError(e, 5, rowBase); }
   return s.chunks();
 };
-//# sourceURL=chwire/native-encoder/6f4eb7696bd078c5.js
+//# sourceURL=chwire/native-encoder/a9271fdfa7542dfb.js
