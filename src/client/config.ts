@@ -1,11 +1,14 @@
 // Client options: their types, defaults, validation, and the transport they select.
 // Invariant: credentials given in the URL are moved out of it (into the X-ClickHouse-* headers)
 // before the URL is stored anywhere, so no message or log can show them.
+import type http from 'node:http';
 import { ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import { ChdbTransport } from '../transport/chdb.js';
 import { HttpTransport, type TlsOptions } from '../transport/http.js';
+import { resolveCodec, type Codec } from '../transport/codecs.js';
 import type { Transport } from '../transport/types.js';
+import { checkHttpOnly, resolveSurface, type AccessToken, type CompressionOption } from './http-options.js';
 
 export type SettingValue = string | number | boolean | bigint;
 export type Settings = Readonly<Record<string, SettingValue>>;
@@ -21,6 +24,19 @@ export interface ClientOptions extends DecodeOptions {
   username?: string;
   /** Default empty (or the URL's password). */
   password?: string;
+  /**
+   * `Authorization: Bearer <token>` instead of a user and password (ClickHouse Cloud, JWT). A
+   * function is called before every request. Exclusive with `password` and `username` (also in the URL).
+   */
+  accessToken?: AccessToken;
+  /** Role(s) of every query, one `role` URL parameter each (servers 24.4+); a call's `role` replaces it. */
+  role?: string | readonly string[];
+  /** Extra headers of every request (a call's own are merged over them). Not the ones the client sets. */
+  httpHeaders?: Readonly<Record<string, string>>;
+  /** A forward proxy, `http://[user:pass@]host:port`: absolute-form requests, or CONNECT for https:// servers. */
+  proxy?: string;
+  /** Your own http.Agent / https.Agent: the client creates no pool (maxOpenConnections, keepAlive, idleSocketTtl, tls, proxy are then refused). */
+  agent?: http.Agent;
   database?: string;
   /** ClickHouse settings sent with every query. */
   settings?: Settings;
@@ -33,17 +49,18 @@ export interface ClientOptions extends DecodeOptions {
   /** Longest idle time of a pooled socket in ms (also kept below the server's Keep-Alive timeout). Default 2500. */
   idleSocketTtl?: number;
   /**
-   * gzip over HTTP. `true`: responses (`enable_http_compression=1`, `Accept-Encoding: gzip`),
-   * decompressed as a stream. `{ request: true }`: also insert bodies (`Content-Encoding: gzip`,
-   * compressed as they stream, fastest level). Default false; ignored by chdb://.
+   * HTTP compression. `true`: gzip responses (`enable_http_compression=1`, `Accept-Encoding: gzip`),
+   * decompressed as a stream. `{ response, request }`: each `true` (gzip), `'gzip'`, `'deflate'`,
+   * `'br'` or `'zstd'` (Node 22.15+ / 23.8+); `request` compresses insert bodies as they stream
+   * (fast settings). Default false; ignored by chdb:// (no wire).
    */
-  compression?: boolean | { response?: boolean; request?: boolean };
+  compression?: CompressionOption;
   tls?: TlsOptions;
   /** Rows per Native block for insert(). Default 65536. */
   insertBlockSize?: number;
 }
 
-const KNOWN = new Set(['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
+const KNOWN = new Set(['url', 'username', 'password', 'accessToken', 'role', 'httpHeaders', 'proxy', 'agent', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
 export interface ResolvedConfig {
@@ -51,6 +68,8 @@ export interface ResolvedConfig {
   database: string | undefined;
   settings: Settings;
   insertBlockSize: number;
+  /** The client's default roles (a call's `role` replaces them). */
+  roles: readonly string[] | undefined;
 }
 
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
@@ -70,13 +89,15 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
   const insertBlockSize = nonNegative('insertBlockSize', o.insertBlockSize, 65_536);
   const settings = o.settings ?? {};
   const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
+  const surface = resolveSurface(o);
 
   if (list[0]!.startsWith('chdb:')) {
     if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
     const m = /^chdb:\/\/(\/.*)?$/.exec(list[0]!);
     if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
+    checkHttpOnly(o);
     const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: new ChdbTransport({ path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize };
+    return { transport: new ChdbTransport({ path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, roles: undefined };
   }
 
   let username = o.username;
@@ -96,6 +117,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     u.password = '';
     return u;
   });
+  const httpOnly = surface.forHttp(urls, username !== undefined, password !== undefined);
   const transport = new HttpTransport({
     urls,
     username: username ?? 'default',
@@ -107,18 +129,18 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
     ...compression,
     tls: o.tls,
+    ...httpOnly,
   });
-  return { transport, database: o.database, settings, insertBlockSize };
+  return { transport, database: o.database, settings, insertBlockSize, roles: surface.roles };
 }
 
-function compressionOf(c: ClientOptions['compression']): { compression: boolean; requestCompression: boolean } {
-  if (c === undefined || typeof c === 'boolean') return { compression: c ?? false, requestCompression: false };
+function compressionOf(c: ClientOptions['compression']): { compression: Codec | false; requestCompression: Codec | undefined } {
+  if (c === undefined || typeof c === 'boolean') return { compression: c === true ? 'gzip' : false, requestCompression: undefined };
   if (typeof c !== 'object' || c === null) throw new ChwireConfigError('option compression must be a boolean or { response?, request? }');
-  for (const [k, v] of Object.entries(c)) {
+  for (const k of Object.keys(c)) {
     if (k !== 'response' && k !== 'request') throw new ChwireConfigError(`unknown compression option ${JSON.stringify(k)}`);
-    if (v !== undefined && typeof v !== 'boolean') throw new ChwireConfigError(`option compression.${k} must be a boolean`);
   }
-  return { compression: c.response ?? false, requestCompression: c.request ?? false };
+  return { compression: resolveCodec('compression.response', c.response) ?? false, requestCompression: resolveCodec('compression.request', c.request) };
 }
 
 export function renderSetting(name: string, v: SettingValue): string {

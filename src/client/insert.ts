@@ -11,6 +11,7 @@ import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks, type NativeEncoder } from '../native/index.js';
 import type { QuerySummary } from '../transport/types.js';
 import type { ClientCore } from './client.js';
+import type { CallSurfaceOptions } from './call-surface.js';
 import type { Settings } from './config.js';
 import { quoteIdentifier, quoteString, splitTableName } from './identifiers.js';
 
@@ -20,7 +21,7 @@ export type InsertInput =
   | AsyncIterable<unknown>
   | Readable;
 
-export interface InsertOptions {
+export interface InsertOptions extends CallSurfaceOptions {
   /** Insert only these columns (the others take their defaults). Default: every insertable column. */
   columns?: readonly string[];
   settings?: Settings;
@@ -187,11 +188,13 @@ function sendBytes(core: ClientCore, target: string, format: string, rows: Inser
 }
 
 async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array>, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
+  const { info, caps } = await core.capabilities(opts.signal);
+  const surface = core.surface(opts, caps, info);
   const release = await core.lock(opts.sessionId);
   const queryId = opts.queryId ?? randomUUID();
   try {
     const response = await core.transport.request({
-      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: false,
+      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: false, ...surface,
     });
     for await (const _ of response.body) { /* an INSERT answers with an empty body */ }
     return { queryId: response.queryId ?? queryId, summary: response.summary };
