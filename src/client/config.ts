@@ -1,14 +1,16 @@
-// Client options: their types, defaults, validation, and the transport they select.
-// Invariant: credentials given in the URL are moved out of it (into the X-ClickHouse-* headers)
-// before the URL is stored anywhere, so no message or log can show them.
-import type http from 'node:http';
+// Client options: their types, defaults, validation, and the transport target they describe.
+// Invariants: credentials given in the URL are moved out of it (into the X-ClickHouse-* headers)
+// before the URL is stored anywhere, so no message or log can show them; the transport itself is
+// built by the entry's factory (Node: node-transports.ts, web: web.ts), so nothing here imports
+// `node:` modules.
 import { ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
-import { ChdbTransport } from '../transport/chdb.js';
-import { HttpTransport, type TlsOptions } from '../transport/http.js';
-import { resolveCodec, type Codec } from '../transport/codecs.js';
+import type { TlsOptions } from '../transport/tls-options.js';
 import type { Transport } from '../transport/types.js';
-import { checkHttpOnly, resolveSurface, type AccessToken, type CompressionOption } from './http-options.js';
+import { resolveCodec, type Codec } from '../transport/codec-names.js';
+import type { ProxyConfig } from '../transport/proxy-url.js';
+import type { AccessToken } from '../transport/request-headers.js';
+import { checkHttpOnly, resolveSurface, type CompressionOption, type HttpAgentLike } from './http-options.js';
 
 export type SettingValue = string | number | boolean | bigint;
 export type Settings = Readonly<Record<string, SettingValue>>;
@@ -35,8 +37,11 @@ export interface ClientOptions extends DecodeOptions {
   httpHeaders?: Readonly<Record<string, string>>;
   /** A forward proxy, `http://[user:pass@]host:port`: absolute-form requests, or CONNECT for https:// servers. */
   proxy?: string;
-  /** Your own http.Agent / https.Agent: the client creates no pool (maxOpenConnections, keepAlive, idleSocketTtl, tls, proxy are then refused). */
-  agent?: http.Agent;
+  /**
+   * Your own `http.Agent` / `https.Agent` (Node): the client creates no pool, and refuses
+   * maxOpenConnections, keepAlive, idleSocketTtl, tls and proxy given with it.
+   */
+  agent?: HttpAgentLike;
   database?: string;
   /** ClickHouse settings sent with every query. */
   settings?: Settings;
@@ -63,6 +68,41 @@ export interface ClientOptions extends DecodeOptions {
 const KNOWN = new Set(['url', 'username', 'password', 'accessToken', 'role', 'httpHeaders', 'proxy', 'agent', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
+/** Where and how to connect, validated; an entry's TransportFactory turns it into a Transport. */
+export type TransportTarget =
+  | { readonly kind: 'chdb'; readonly path: string; readonly requestTimeout: number; readonly database: string | undefined }
+  | HttpTarget;
+
+export interface HttpTarget {
+  readonly kind: 'http';
+  /** Base URLs, credentials removed. */
+  readonly urls: URL[];
+  readonly username: string;
+  readonly password: string;
+  readonly database: string | undefined;
+  readonly requestTimeout: number;
+  readonly maxOpenConnections: number;
+  readonly keepAlive: boolean;
+  readonly idleSocketTtl: number;
+  /** Response codec (`Accept-Encoding`), or false. */
+  readonly compression: Codec | false;
+  /** Codec of streamed request bodies (inserts), if any. */
+  readonly requestCompression: Codec | undefined;
+  readonly tls: TlsOptions | undefined;
+  /** Bearer token (or a function asked before every request) instead of username/password. */
+  readonly accessToken: AccessToken | undefined;
+  /** Headers of every request (validated: none the client owns). */
+  readonly httpHeaders: Readonly<Record<string, string>> | undefined;
+  readonly proxy: ProxyConfig | undefined;
+  /** The user's own agent, not yet checked against the URLs (the transport does: it knows the agent class). */
+  readonly agent: unknown;
+  /** The options the caller actually gave (a transport that cannot honour one names it). */
+  readonly given: ReadonlySet<string>;
+}
+
+/** Builds the transport for a target; throws ChwireConfigError for a target it cannot serve. */
+export type TransportFactory = (target: TransportTarget) => Transport;
+
 export interface ResolvedConfig {
   transport: Transport;
   database: string | undefined;
@@ -78,7 +118,7 @@ function nonNegative(name: string, v: number | undefined, dflt: number): number 
   return v;
 }
 
-export function resolveConfig(o: ClientOptions): ResolvedConfig {
+export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory): ResolvedConfig {
   for (const k of Object.keys(o)) {
     if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}`);
   }
@@ -97,7 +137,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
     checkHttpOnly(o);
     const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: new ChdbTransport({ path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, roles: undefined };
+    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, roles: undefined };
   }
 
   let username = o.username;
@@ -117,8 +157,9 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     u.password = '';
     return u;
   });
-  const httpOnly = surface.forHttp(urls, username !== undefined, password !== undefined);
-  const transport = new HttpTransport({
+  const httpOnly = surface.forHttp(username !== undefined, password !== undefined);
+  const transport = makeTransport({
+    kind: 'http',
     urls,
     username: username ?? 'default',
     password: password ?? '',
@@ -130,6 +171,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     ...compression,
     tls: o.tls,
     ...httpOnly,
+    given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
   });
   return { transport, database: o.database, settings, insertBlockSize, roles: surface.roles };
 }

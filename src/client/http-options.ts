@@ -2,14 +2,21 @@
 // validated once when the client is created, and what each one means for the embedded engine.
 // Invariants: an option that a URL cannot honour fails here with a ChwireConfigError naming it,
 // never silently; no message quotes a token, a proxy URL or a header value.
-import type http from 'node:http';
 import { ChwireConfigError } from '../errors.js';
-import type { CompressionChoice } from '../transport/codecs.js';
+import type { CompressionChoice } from '../transport/codec-names.js';
 import { checkToken, validateHttpHeaders, validateRoles, type AccessToken } from '../transport/request-headers.js';
-import { checkAgent, parseProxy, type ProxyConfig } from '../transport/proxy.js';
+import { parseProxy, type ProxyConfig } from '../transport/proxy-url.js';
 
 export type { AccessToken };
 export type CompressionOption = boolean | { response?: CompressionChoice; request?: CompressionChoice };
+
+/**
+ * An `http.Agent` / `https.Agent` as the options see it (structurally: the client core imports no
+ * `node:` module); the Node transport checks it is a real one whose protocol fits the URLs.
+ */
+export interface HttpAgentLike {
+  destroy(): void;
+}
 
 export interface HttpSurfaceInput {
   accessToken?: unknown;
@@ -27,13 +34,13 @@ export interface HttpSurface {
   accessToken: AccessToken | undefined;
   httpHeaders: Readonly<Record<string, string>> | undefined;
   proxy: ProxyConfig | undefined;
-  agent: http.Agent | undefined;
+  agent: unknown;
 }
 
 /** The pool options an agent of the user's own makes meaningless. */
 const POOL_OPTIONS = ['maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'tls', 'proxy'] as const;
 
-export function resolveSurface(o: HttpSurfaceInput): { roles: readonly string[] | undefined; forHttp(urls: readonly URL[], hasUser: boolean, hasPassword: boolean): HttpSurface } {
+export function resolveSurface(o: HttpSurfaceInput): { roles: readonly string[] | undefined; forHttp(hasUser: boolean, hasPassword: boolean): HttpSurface } {
   const token = o.accessToken;
   if (token !== undefined) {
     if (typeof token === 'string') checkToken(token);
@@ -44,11 +51,12 @@ export function resolveSurface(o: HttpSurfaceInput): { roles: readonly string[] 
   const proxy = parseProxy(o.proxy);
   return {
     roles: roles !== undefined && roles.length > 0 ? roles : undefined,
-    forHttp(urls, hasUser, hasPassword) {
+    forHttp(hasUser, hasPassword) {
       if (token !== undefined && hasPassword) throw new ChwireConfigError('options accessToken and password are exclusive (a password in the URL counts too): the token authenticates the request');
       if (token !== undefined && hasUser) throw new ChwireConfigError('options accessToken and username are exclusive (a user in the URL counts too): ClickHouse takes the user from the token and refuses a request that also names one');
-      const agent = checkAgent(o.agent, urls);
+      const agent = o.agent;
       if (agent !== undefined) {
+        if (typeof agent !== 'object' || agent === null) throw new ChwireConfigError('option agent must be an http.Agent or https.Agent');
         for (const k of POOL_OPTIONS) {
           if (o[k] !== undefined) throw new ChwireConfigError(`options agent and ${k} are exclusive: with your own agent, connections are its business`);
         }

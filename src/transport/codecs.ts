@@ -1,17 +1,14 @@
-// HTTP compression codecs: the `compression` option resolved once into one codec per direction,
-// and the node:zlib streams that compress a request body or decompress a response body.
+// HTTP compression codecs for Node: the node:zlib streams that compress a request body or
+// decompress a response body, and whether this Node has a codec at all.
 // Invariant: a codec is only ever chosen when the running Node can both make and read it (zstd
 // is feature-detected: node:zlib has it from Node 22.15 / 23.8); otherwise the client is not
 // created (ChwireConfigError), so no request ever asks for bytes the client cannot decode.
 import * as zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { ChwireConfigError } from '../errors.js';
+import type { Codec } from './codec-names.js';
 
-/** The HTTP content codings chwire sends and reads (names as in Accept-Encoding / Content-Encoding). */
-export type Codec = 'gzip' | 'deflate' | 'br' | 'zstd';
-export type CompressionChoice = boolean | Codec;
-
-const CODECS: readonly Codec[] = ['gzip', 'deflate', 'br', 'zstd'];
+export type { Codec } from './codec-names.js';
 
 type ZstdZlib = {
   createZstdCompress?: (o?: object) => Transform;
@@ -25,20 +22,11 @@ export function zstdAvailable(): boolean {
   return typeof z.createZstdCompress === 'function' && typeof z.createZstdDecompress === 'function';
 }
 
-/**
- * One direction of the `compression` option: false/undefined → none, true → gzip, a codec name →
- * that codec. `where` names the option in messages (`compression.response`).
- */
-export function resolveCodec(where: string, v: unknown): Codec | undefined {
-  if (v === undefined || v === false) return undefined;
-  if (v === true) return 'gzip';
-  if (typeof v !== 'string' || !(CODECS as readonly string[]).includes(v)) {
-    throw new ChwireConfigError(`option ${where} must be a boolean or one of ${CODECS.map((c) => `'${c}'`).join(', ')}, got ${typeof v === 'string' ? JSON.stringify(v) : typeof v}`);
-  }
-  if (v === 'zstd' && !zstdAvailable()) {
+/** Throws when this Node cannot make and read `codec` (zstd before 22.15 / 23.8). */
+export function checkCodecAvailable(where: string, codec: Codec | false | undefined): void {
+  if (codec === 'zstd' && !zstdAvailable()) {
     throw new ChwireConfigError(`option ${where}: 'zstd' needs node:zlib zstd support, which Node has from 22.15 (22.x) and 23.8 on; this is Node ${process.versions.node} (use 'gzip', 'deflate' or 'br', or a newer Node)`);
   }
-  return v as Codec;
 }
 
 /**

@@ -13,21 +13,16 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError } from '../errors.js';
 import { responseBody } from './http-body.js';
-import { compressor, decompressSmall, type Codec } from './codecs.js';
+import { checkCodecAvailable, compressor, decompressSmall, type Codec } from './codecs.js';
 import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
-import { proxyRefusal, requestTarget, tunnelThrough, type ProxyConfig } from './proxy.js';
+import { checkAgent, proxyRefusal, requestTarget, tunnelThrough } from './proxy.js';
+import type { ProxyConfig } from './proxy-url.js';
 import { serverErrorFromText } from './server-error.js';
 import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
+import type { TlsOptions } from './tls-options.js';
 
-export interface TlsOptions {
-  ca?: string | Buffer | (string | Buffer)[];
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  /** Default true. */
-  rejectUnauthorized?: boolean;
-  servername?: string;
-}
+export type { TlsOptions } from './tls-options.js';
 
 export interface HttpTransportOptions {
   /** One or more base URLs (`http://host:8123`); credentials in them must already be removed. */
@@ -52,8 +47,8 @@ export interface HttpTransportOptions {
   httpHeaders?: Readonly<Record<string, string>> | undefined;
   /** A forward proxy: absolute-form requests for http: servers, CONNECT tunnels for https: ones. */
   proxy?: ProxyConfig | undefined;
-  /** The user's own agent for every host: the transport then creates no pool (and never destroys it). */
-  agent?: http.Agent | undefined;
+  /** The user's own agent for every host (checked here: an http.Agent fitting the URLs): no pool of ours, never destroyed by us. */
+  agent?: unknown;
 }
 
 interface Host {
@@ -76,7 +71,7 @@ type PooledSocket = Socket & { [IDLE_SINCE]?: number; [IDLE_LIMIT]?: number };
 //   (INSERT, DDL) on such a socket could not be retried.
 function keepAliveAgent(secure: boolean, opts: HttpTransportOptions): http.Agent {
   const base = { keepAlive: opts.keepAlive, maxSockets: opts.maxOpenConnections, maxFreeSockets: opts.maxOpenConnections, scheduling: 'lifo' as const };
-  const agent = secure ? new https.Agent({ ...base, ...opts.tls }) : new http.Agent(base);
+  const agent = secure ? new https.Agent({ ...base, ...(opts.tls as https.AgentOptions | undefined) }) : new http.Agent(base);
   // @types/node declares this hook as returning void; Node uses its boolean result.
   const original = agent.keepSocketAlive.bind(agent) as unknown as (s: Socket) => boolean;
   (agent as unknown as { keepSocketAlive: (s: Socket) => boolean }).keepSocketAlive = (socket: PooledSocket): boolean => {
@@ -124,7 +119,10 @@ export class HttpTransport implements Transport {
   private closed = false;
 
   constructor(private readonly opts: HttpTransportOptions) {
-    this.hosts = opts.urls.map((url) => ({ url, agent: opts.agent ?? this.poolFor(url), where: url.host, info: undefined }));
+    checkCodecAvailable('compression.response', opts.compression === true ? 'gzip' : opts.compression);
+    checkCodecAvailable('compression.request', opts.requestCompression === true ? 'gzip' : opts.requestCompression);
+    const own = checkAgent(opts.agent, opts.urls);
+    this.hosts = opts.urls.map((url) => ({ url, agent: own ?? this.poolFor(url), where: url.host, info: undefined }));
   }
 
   private poolFor(url: URL): http.Agent {

@@ -10,43 +10,7 @@ import tls from 'node:tls';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ChwireConfigError } from '../errors.js';
-
-export interface ProxyConfig {
-  readonly hostname: string;
-  readonly port: number;
-  /** `host:port` of the proxy, for messages (never with credentials). */
-  readonly where: string;
-  /** `Basic …` when the proxy URL had credentials. */
-  readonly authorization: string | undefined;
-}
-
-/** Validates the proxy option; the text is never echoed (it may hold a password). */
-export function parseProxy(v: unknown): ProxyConfig | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new ChwireConfigError(`option proxy must be a string 'http://[user:pass@]host:port', got ${typeof v}`);
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw new ChwireConfigError("option proxy is not a valid URL (expected 'http://[user:pass@]host:port')");
-  }
-  if (u.protocol !== 'http:') throw new ChwireConfigError(`option proxy: only http:// proxies are supported (https:// servers are reached through them by CONNECT), got ${u.protocol}`);
-  if ((u.pathname !== '/' && u.pathname !== '') || u.search !== '' || u.hash !== '') throw new ChwireConfigError("option proxy takes no path, query or fragment ('http://[user:pass@]host:port')");
-  let authorization: string | undefined;
-  if (u.username !== '' || u.password !== '') {
-    let user: string, pass: string;
-    try {
-      user = decodeURIComponent(u.username);
-      pass = decodeURIComponent(u.password);
-    } catch {
-      throw new ChwireConfigError('option proxy: the credentials in the proxy URL are not valid percent-encoding');
-    }
-    authorization = `Basic ${Buffer.from(`${user}:${pass}`, 'utf8').toString('base64')}`;
-  }
-  const hostname = u.hostname.replace(/^\[|\]$/g, '');
-  const port = u.port === '' ? 80 : Number(u.port);
-  return Object.freeze({ hostname, port, where: u.host, authorization });
-}
+import type { ProxyConfig } from './proxy-url.js';
 
 /** The host, port and path to put in a request to `server` (the proxy's, and an absolute URL, for plain HTTP through it). */
 export function requestTarget(server: URL, path: string, proxy: ProxyConfig | undefined): { hostname: string; port: number | string; path: string; headers: Record<string, string> } {
