@@ -21,6 +21,7 @@ const bench = new Bench('compression');
 const ROWS = Number(process.env['BENCH_ROWS'] ?? '') || 1_000_000;
 type Codec = 'none' | 'gzip' | 'deflate' | 'br' | 'zstd';
 const CODECS: Codec[] = ['none', 'gzip', 'deflate', 'br', ...(zstdAvailable() ? ['zstd' as const] : [])];
+bench.note(`rows per case: ${ROWS} (BENCH_ROWS overrides; the harness header's row count is not used here)`);
 if (!zstdAvailable()) bench.note(`zstd skipped: node:zlib has no zstd in Node ${process.versions.node} (22.15+ / 23.8+)`);
 
 const SCHEMA = [['id', 'UInt64'], ['name', 'String'], ['ts', "DateTime('UTC')"], ['score', 'Float64'], ['delta', 'Int32']] as const;
@@ -84,6 +85,42 @@ const insert = await bench.run({
     run: async () => Number((await clients.get(c)!.insert('bench_t', insertRows, { blockSize: 65_536 })).summary?.['written_bytes']),
   })),
   expected: nativeBody.length,
+});
+
+// The codec's CPU alone (no HTTP, no decoding), synchronous node:zlib on the same bytes: what a
+// response costs to decompress (server level 3) and an insert body to compress (client settings).
+const zsync = zlib as unknown as { zstdDecompressSync?: (b: Buffer) => Buffer };
+const plainPayload = Buffer.from(payload);
+const packed = new Map<Codec, Buffer>();
+for (const c of CODECS) {
+  if (c === 'none') continue;
+  const l = 3;
+  packed.set(c, c === 'gzip' ? zlib.gzipSync(plainPayload, { level: l }) : c === 'deflate' ? zlib.deflateSync(plainPayload, { level: l })
+    : c === 'br' ? zlib.brotliCompressSync(plainPayload, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: l } })
+      : zz.zstdCompressSync!(plainPayload, { params: { [zc['ZSTD_c_compressionLevel']!]: l } }));
+}
+const unpack = (c: Codec, b: Buffer): Buffer => c === 'gzip' ? zlib.gunzipSync(b) : c === 'deflate' ? zlib.inflateSync(b) : c === 'br' ? zlib.brotliDecompressSync(b) : zsync.zstdDecompressSync!(b);
+await bench.run({
+  name: 'decompress',
+  title: `decompressing the read's ${(plainPayload.length / 2 ** 20).toFixed(1)} MiB response body (compressed at level 3), node:zlib sync`,
+  rows: ROWS,
+  baselines: ['gzip'],
+  paths: CODECS.filter((c) => c !== 'none').map((c): BenchPath<number> => ({ name: c, run: () => unpack(c, packed.get(c)!).length })),
+  expected: plainPayload.length,
+});
+const fast = (c: Codec, b: Buffer): Buffer => c === 'gzip' ? zlib.gzipSync(b, { level: 1 }) : c === 'deflate' ? zlib.deflateSync(b, { level: 1 })
+  : c === 'br' ? zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })
+    : zz.zstdCompressSync!(b, { params: { [zc['ZSTD_c_compressionLevel']!]: 1 } });
+await bench.run({
+  name: 'compress',
+  title: `compressing the insert's ${(nativeBody.length / 2 ** 20).toFixed(1)} MiB Native body with the client's fast settings, node:zlib sync`,
+  rows: ROWS,
+  baselines: ['gzip'],
+  paths: CODECS.filter((c) => c !== 'none').map((c): BenchPath<Buffer> => ({
+    name: c,
+    run: () => fast(c, nativeBody),
+    check: (b) => { if (unpack(c, b).length !== nativeBody.length) throw new Error(`${c}: round trip differs`); },
+  })),
 });
 
 // Bytes on the wire and the link speed below which each codec pays for itself.
