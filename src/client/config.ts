@@ -6,11 +6,14 @@
 import { ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { TlsOptions } from '../transport/tls-options.js';
-import type { Transport } from '../transport/types.js';
+import type { Transport, TransportEvents } from '../transport/types.js';
 import { resolveCodec, type Codec } from '../transport/codec-names.js';
 import type { ProxyConfig } from '../transport/proxy-url.js';
 import type { AccessToken } from '../transport/request-headers.js';
 import { checkHttpOnly, resolveSurface, type CompressionOption, type HttpAgentLike } from './http-options.js';
+import { resolveObserver, type Observer } from './observe/call.js';
+import type { Logger, LogLevel } from './observe/logger.js';
+import type { TracingOptions } from './observe/tracing.js';
 
 export type SettingValue = string | number | boolean | bigint;
 export type Settings = Readonly<Record<string, SettingValue>>;
@@ -63,9 +66,20 @@ export interface ClientOptions extends DecodeOptions {
   tls?: TlsOptions;
   /** Rows per Native block for insert(). Default 65536. */
   insertBlockSize?: number;
+  /** Where log lines go: `console`, a pino logger, or any object with debug/info/warn/error. Default none. */
+  logger?: Logger;
+  /** Least level written to `logger`. Default `'warn'`. */
+  logLevel?: LogLevel;
+  /** OpenTelemetry spans (needs `@opentelemetry/api`): `true` (the global tracer) or `{ tracer?, includeQueryText? }`. Default off. */
+  tracing?: boolean | TracingOptions;
+  /** Least time between two onProgress events of a call, ms. Default 500. */
+  progressInterval?: number;
+  /** A stream whose consumer leaves its response unread this long is logged at warn (once per call). Default 10000; 0 disables. */
+  slowConsumerMs?: number;
 }
 
 const KNOWN = new Set(['url', 'username', 'password', 'accessToken', 'role', 'httpHeaders', 'proxy', 'agent', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
+  'logger', 'logLevel', 'tracing', 'progressInterval', 'slowConsumerMs',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
 /** Where and how to connect, validated; an entry's TransportFactory turns it into a Transport. */
@@ -96,6 +110,8 @@ export interface HttpTarget {
   readonly proxy: ProxyConfig | undefined;
   /** The user's own agent, not yet checked against the URLs (the transport does: it knows the agent class). */
   readonly agent: unknown;
+  /** Host state changes, for the client's log (observe/). */
+  readonly events?: TransportEvents | undefined;
   /** The options the caller actually gave (a transport that cannot honour one names it). */
   readonly given: ReadonlySet<string>;
 }
@@ -110,6 +126,8 @@ export interface ResolvedConfig {
   insertBlockSize: number;
   /** The client's default roles (a call's `role` replaces them). */
   roles: readonly string[] | undefined;
+  /** Logs, diagnostics channel, spans and progress of each call. */
+  observer: Observer;
 }
 
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
@@ -130,6 +148,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
   const settings = o.settings ?? {};
   const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
   const surface = resolveSurface(o);
+  const observer = resolveObserver(o, o.database);
 
   if (list[0]!.startsWith('chdb:')) {
     if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
@@ -137,7 +156,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
     checkHttpOnly(o);
     const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, roles: undefined };
+    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, roles: undefined, observer };
   }
 
   let username = o.username;
@@ -172,8 +191,9 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     tls: o.tls,
     ...httpOnly,
     given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
+    events: observer.transportEvents(),
   });
-  return { transport, database: o.database, settings, insertBlockSize, roles: surface.roles };
+  return { transport, database: o.database, settings, insertBlockSize, roles: surface.roles, observer };
 }
 
 function compressionOf(c: ClientOptions['compression']): { compression: Codec | false; requestCompression: Codec | undefined } {

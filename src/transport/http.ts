@@ -18,7 +18,7 @@ import { authHeaders, queryString, requestHeaders, type AccessToken } from './re
 import { checkAgent, proxyRefusal, requestTarget, tunnelThrough } from './proxy.js';
 import type { ProxyConfig } from './proxy-url.js';
 import { serverErrorFromText } from './server-error.js';
-import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
 import type { TlsOptions } from './tls-options.js';
 
@@ -49,6 +49,8 @@ export interface HttpTransportOptions {
   proxy?: ProxyConfig | undefined;
   /** The user's own agent for every host (checked here: an http.Agent fitting the URLs): no pool of ours, never destroyed by us. */
   agent?: unknown;
+  /** Host state changes, for the client's log. */
+  events?: TransportEvents | undefined;
 }
 
 interface Host {
@@ -162,6 +164,10 @@ export class HttpTransport implements Transport {
 
   async request(req: TransportRequest): Promise<TransportResponse> {
     if (this.closed) throw new ChwireConnectionError('client is closed');
+    if (req.host !== undefined) {
+      const pinned = this.hosts.find((h) => h.where === req.host);
+      if (pinned !== undefined) return this.requestOn(pinned, req);
+    }
     // Failover: the current host until it refuses connections, then the next one.
     let lastError: unknown;
     for (let attempt = 0; attempt < this.hosts.length; attempt++) {
@@ -173,7 +179,9 @@ export class HttpTransport implements Transport {
         const refused = e instanceof ChwireConnectionError && (e as { connectFailed?: boolean }).connectFailed === true;
         if (!refused || this.hosts.length === 1) throw e;
         this.current = (this.current + 1) % this.hosts.length;
+        this.opts.events?.hostState?.({ host: host.where, up: false, error: e });
         if (req.idempotent !== true) throw e;
+        if (attempt + 1 < this.hosts.length) req.events?.retry?.({ attempt: attempt + 1, host: host.where, error: e, delayMs: 0 });
       }
     }
     throw lastError;
@@ -196,6 +204,7 @@ export class HttpTransport implements Transport {
       body = Buffer.from(req.sql, 'utf8');
     }
     const path = `${host.url.pathname.replace(/\/$/, '')}/?${queryString(query, req.role)}`;
+    req.events?.attempt?.(host.where, 0);
     const sent = await this.send(host, 'POST', path, body, req);
     const { res } = sent;
     const queryId = header(res, 'x-clickhouse-query-id') ?? req.queryId;
@@ -216,7 +225,7 @@ export class HttpTransport implements Transport {
     }
     const tag = header(res, 'x-clickhouse-exception-tag');
     return {
-      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: tag !== undefined && tag !== '',
     };
   }
@@ -242,7 +251,7 @@ export class HttpTransport implements Transport {
    * fails before any response byte is sent once more on a fresh socket (the server closed the
    * idle socket as we picked it); nothing else is retried here.
    */
-  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'httpHeaders'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'traceparent' | 'httpHeaders'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     // Built once per request (an accessToken function is asked here), reused by its one retry.
     const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: req.httpHeaders, accept: this.responseCodec });
     try {
@@ -254,7 +263,7 @@ export class HttpTransport implements Transport {
     }
   }
 
-  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>, baseHeaders: Record<string, string>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'traceparent'>, baseHeaders: Record<string, string>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     return new Promise((resolve, reject) => {
       if (r.signal?.aborted) {
         reject(new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: r.queryId, cause: r.signal.reason }));
@@ -262,6 +271,7 @@ export class HttpTransport implements Transport {
       }
       const target = requestTarget(host.url, path, this.opts.proxy);
       const headers: Record<string, string> = { ...baseHeaders, ...target.headers };
+      if (r.traceparent !== undefined) headers['traceparent'] = r.traceparent;
       if (Buffer.isBuffer(body)) headers['Content-Length'] = String(body.length);
       else if (body !== undefined) headers['Transfer-Encoding'] = 'chunked';
       const rc = this.opts.requestCompression;
