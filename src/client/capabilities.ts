@@ -24,6 +24,8 @@ export interface Capabilities {
   readonly nativeTypeCheck: boolean;
   /** `insert_deduplication_token` exists (22.2+). */
   readonly deduplicationToken: boolean;
+  /** The `role` URL parameter (24.4+). */
+  readonly roles: boolean;
 }
 
 /** The setting that makes Native headers carry binary type encodings. */
@@ -43,6 +45,7 @@ export function capabilitiesOf(info: ServerInfo): Capabilities {
     nativeBinaryTypes: atLeast(info, 24, 7),
     nativeTypeCheck: atLeast(info, 23, 3),
     deduplicationToken: atLeast(info, 22, 2),
+    roles: atLeast(info, 24, 4),
   };
 }
 

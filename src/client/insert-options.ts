@@ -6,7 +6,7 @@ import type { ServerInfo } from '../transport/types.js';
 import type { Capabilities } from './capabilities.js';
 import type { InsertOptions } from './insert-types.js';
 
-const KNOWN = new Set(['columns', 'settings', 'queryId', 'sessionId', 'signal', 'blockSize', 'format', 'async', 'deduplicationToken', 'onProgress', 'progressInterval']);
+const KNOWN = new Set(['columns', 'settings', 'queryId', 'sessionId', 'signal', 'blockSize', 'format', 'async', 'deduplicationToken', 'onProgress', 'progressInterval', 'role', 'httpHeaders']);
 
 export function checkInsertOptions(o: InsertOptions): void {
   if (typeof o !== 'object' || o === null) throw new ChwireConfigError('insert options must be an object');

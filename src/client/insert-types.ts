@@ -1,6 +1,7 @@
 // The public types of client.insert(): its input shapes, options and result. Types only (no code),
 // so the client, the insert pipeline and the schema cache share them without an import cycle.
 import type { QuerySummary } from '../transport/types.js';
+import type { CallSurfaceOptions } from './call-surface.js';
 import type { Settings } from './config.js';
 import type { ProgressListener } from './observe/progress.js';
 
@@ -23,7 +24,7 @@ export type InsertBytes =
   | Iterable<Uint8Array | string>
   | AsyncIterable<Uint8Array | string>;
 
-export interface InsertOptions {
+export interface InsertOptions extends CallSurfaceOptions {
   /** Insert only these columns (the others take their defaults). Default: every insertable column. */
   columns?: readonly string[];
   settings?: Settings;

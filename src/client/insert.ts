@@ -317,11 +317,13 @@ function sendBytes(core: ClientCore, target: string, format: string, rows: Inser
 }
 
 async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>), opts: InsertOptions, auto: Record<string, string>, idempotent: boolean, inputPending?: () => boolean): Promise<InsertResult> {
+  const { info, caps } = await core.capabilities(opts.signal);
+  const surface = core.surface(opts, caps, info);
   const release = await core.lock(opts.sessionId);
   const queryId = opts.queryId ?? newQueryId();
   try {
     const response = await core.request({
-      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent, inputPending,
+      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent, inputPending, ...surface,
     });
     for await (const _ of response.body) { /* an INSERT answers with an empty body */ }
     return { queryId: response.queryId ?? queryId, summary: response.summary };
