@@ -60,7 +60,7 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
   {
     types: 'Map(K, V)', option: 'maps',
     values: [
-      ['object', 'a plain object; keys are the canonical TEXT of K whatever the value options (String keys stay strings, UUID text, Date `"2024-01-02"`, DateTime ISO UTC); a repeated key keeps the last value'],
+      ['object', "a plain object; keys are the key as ClickHouse writes it in text (its `toString`) whatever the value options: String keys stay strings, UUID text, Date `\"2024-01-02\"`, DateTime `\"2024-01-02 03:04:05\"` in the type's zone (UTC when it names none), floats `\"nan\"`/`\"-inf\"`/`\"1e21\"`, Array/Tuple/Map keys with quoted strings inside (`\"['a,b']\"`, `\"('a',1)\"`); a repeated key keeps the last value"],
       ['Map', 'a JS `Map` in wire order; keys are K decoded under the column\'s options'],
     ],
   },

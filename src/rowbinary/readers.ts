@@ -10,6 +10,7 @@ import { readBinaryType } from '../types/binary.js';
 import { ChwireTypeError, ChwireDecodeError } from '../errors.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
 import { structural, minWidth, objectKeyOptions } from '../plan/structural.js';
+import { keyText } from '../plan/key-text.js';
 import type { Cursor } from '../io/cursor.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault, MAX_LENGTH } from '../io/fault.js';
@@ -128,10 +129,11 @@ export function makeReader(t: TypeNode, o: ResolvedValueOptions): Reader {
           return m;
         };
       }
+      const kt = keyText(s.key) ?? String;
       return (c) => {
         const n = readCount(c, min);
         const m: Record<string, unknown> = {};
-        for (let i = 0; i < n; i++) { const k = kr(c); setOwn(m, String(k), vr(c)); }
+        for (let i = 0; i < n; i++) { const k = kr(c); setOwn(m, kt(k), vr(c)); }
         return m;
       };
     }

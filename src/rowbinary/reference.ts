@@ -11,6 +11,7 @@ import { decimalByteWidth } from '../types/ast.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
 import type { RowPlan } from '../plan/resolve.js';
 import { structural, objectKeyOptions } from '../plan/structural.js';
+import { keyText } from '../plan/key-text.js';
 import { ChwireDecodeError, ChwireTypeError } from '../errors.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault, MAX_LENGTH } from '../io/fault.js';
@@ -174,7 +175,8 @@ export function readValue(r: ByteReader, t: TypeNode, o: ResolvedValueOptions): 
       }
       if (o.maps === 'Map') return new Map(entries);
       const obj: Record<string, unknown> = {};
-      for (const [k, v] of entries) setOwn(obj, String(k), v);
+      const kt = keyText(s.key) ?? String;
+      for (const [k, v] of entries) setOwn(obj, kt(k), v);
       return obj;
     }
     case 'Variant': {
