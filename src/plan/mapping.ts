@@ -67,7 +67,7 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
   { types: 'Variant(T1, …)', values: [['', 'what the member present gives; `null` for NULL']] },
   { types: 'Dynamic', values: [['', 'what the type it holds gives (under the column\'s options); `null` for NULL']] },
   {
-    types: 'JSON', values: [['', 'a nested plain object: dotted paths become nested objects, typed paths are always present (`null` when NULL), dynamic paths holding NULL are absent. With the decoder option `jsonAsString` (query sent with output_format_binary_write_json_as_string=1): the JSON text']],
+    types: 'JSON', values: [['', 'a nested plain object: dotted paths become nested objects, typed paths are always present (`null` when NULL), dynamic paths holding NULL are absent; keys in the engine order on every read path (paths sorted by their UTF-8 bytes, as its JSON output lists them; integer-like keys still come first, as in any JS object). With the decoder option `jsonAsString` (query sent with output_format_binary_write_json_as_string=1): the JSON text']],
   },
   { types: 'Point', values: [['', '`[x, y]`']] },
   { types: 'Ring, LineString / Polygon, MultiLineString / MultiPolygon', values: [['', 'arrays of points / of rings / of polygons']] },

@@ -220,14 +220,25 @@ function readType(r: ByteReader): TypeNode {
 
 function readJson(r: ByteReader, t: JsonType, o: ResolvedValueOptions): Record<string, unknown> {
   const n = r.count();
-  const obj: Record<string, unknown> = {};
+  const entries: { path: string; bytes: Uint8Array; v: unknown }[] = [];
   for (let i = 0; i < n; i++) {
-    const path = r.text(r.varUInt());
+    const at = r.varUInt();
+    const bytes = r.bytes.slice(r.pos, r.pos + at);
+    const path = r.text(at);
     const typed = t.typedPaths.find((p) => p.path === path);
     const v = readValue(r, typed !== undefined ? typed.type : { kind: 'Dynamic' }, o);
-    if (typed !== undefined || v !== null) setJsonPath(obj, path, v);
+    if (typed !== undefined || v !== null) entries.push({ path, bytes, v });
   }
+  // The engine's order: paths sorted by their UTF-8 bytes.
+  entries.sort((a, b) => compareBytes(a.bytes, b.bytes));
+  const obj: Record<string, unknown> = {};
+  for (const e of entries) setJsonPath(obj, e.path, e.v);
   return obj;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /**
