@@ -15,6 +15,7 @@ import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabili
 import { resolveConfig, renderSetting, type ClientOptions, type Settings } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import { formatQueryParam } from './params.js';
+import { formatClauseError } from './format-clause.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
 import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js';
 import { heldBody } from './tail-hold.js';
@@ -140,6 +141,9 @@ class ChwireClient implements Client, ClientCore {
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
   private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+    // A statement's own FORMAT clause would override the format this call asks for (format-clause.ts).
+    const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format);
+    if (clause !== undefined) throw clause;
     const { info, caps } = await this.capabilities(opts.signal);
     const params = await this.queryParams(opts, caps, info);
     const raw = format !== null && format !== '';
@@ -236,6 +240,8 @@ class ChwireClient implements Client, ClientCore {
   }
 
   fetchColumns(sql: string, opts: ColumnsOptions = {}): Promise<ColumnsResult> {
+    const clause = formatClauseError(sql, undefined);
+    if (clause !== undefined) return Promise.reject(clause);
     return fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) });
   }
 
