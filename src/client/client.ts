@@ -16,6 +16,7 @@ import { resolveConfig, renderSetting, type ClientOptions, type Settings } from 
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import { formatQueryParam } from './params.js';
 import { formatClauseError } from './format-clause.js';
+import { placeholderTypes } from './placeholders.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
 import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js';
 import { heldBody } from './tail-hold.js';
@@ -78,7 +79,7 @@ export interface ClientCore {
   settingsFor(opts: { settings?: Settings | undefined }, auto?: Record<string, string>): Record<string, string>;
   lock(sessionId: string | undefined): Promise<() => void>;
   /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
-  queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined>;
+  queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined>;
   /** fetch with the library's decode defaults, not the client's (for the client's own queries). */
   fetchPlain<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
 }
@@ -124,14 +125,16 @@ class ChwireClient implements Client, ClientCore {
     return this.locks.acquire(sessionId);
   }
 
-  async queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined> {
+  async queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined> {
     const p = opts.params;
     if (p === undefined || Object.keys(p).length === 0) return undefined;
     if (!caps.params) throw new ChwireConfigError(`server ${info.version} is too old for query parameters ({name:Type} placeholders need ClickHouse 19.11 or later)`);
+    // The placeholders' declared types pick a value's text form (a Date for {d:Date}: 'YYYY-MM-DD').
+    const types = sql === undefined ? undefined : placeholderTypes(sql);
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(p)) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ChwireConfigError(`query parameter name ${JSON.stringify(k)} is not an identifier`);
-      out[k] = formatQueryParam(v, k);
+      out[k] = formatQueryParam(v, k, types?.get(k));
     }
     return out;
   }
@@ -145,7 +148,7 @@ class ChwireClient implements Client, ClientCore {
     const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format);
     if (clause !== undefined) throw clause;
     const { info, caps } = await this.capabilities(opts.signal);
-    const params = await this.queryParams(opts, caps, info);
+    const params = await this.queryParams(opts, caps, info, sql);
     const raw = format !== null && format !== '';
     const fmt = format === null ? undefined : raw ? format : opts.format ?? caps.rowFormat;
     const settings = this.settingsFor(opts, fmt === 'Native' && !raw ? nativeReadSettings(caps) : {});

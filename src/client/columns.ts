@@ -25,7 +25,7 @@ export type ColumnsResult = NativeColumns & { readonly queryId: string | undefin
 export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: ColumnsOptions): Promise<ColumnsResult> {
   const queryId = opts.queryId ?? randomUUID();
   const { info, caps } = await core.capabilities(opts.signal);
-  const params = await core.queryParams(opts, caps, info);
+  const params = await core.queryParams(opts, caps, info, sql);
   const release = await core.lock(opts.sessionId);
   try {
     const settings = core.settingsFor(opts, nativeReadSettings(caps));

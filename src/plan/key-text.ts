@@ -11,6 +11,7 @@
 // UTC (the engine writes the server's zone, which the decoder does not know); with a zone, in it.
 import type { TypeNode } from '../types/ast.js';
 import { structural } from './structural.js';
+import { zoneClock } from '../convert/zone-text.js';
 
 export type KeyText = (v: unknown) => string;
 
@@ -185,22 +186,12 @@ export function float32Text(x: number): string {
  */
 function dateTimeText(zone: string | undefined): KeyText {
   const utc = (v: unknown): string => { const t = String(v); return `${t.slice(0, 10)} ${t.slice(11, -1)}`; };
-  if (zone === undefined || zone === 'UTC' || zone === 'Etc/UTC') return utc;
-  let fmt: Intl.DateTimeFormat;
-  try {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-    });
-  } catch {
-    return utc;
-  }
+  const clock = zone === undefined || zone === 'UTC' || zone === 'Etc/UTC' ? undefined : zoneClock(zone);
+  if (clock === undefined) return utc;
   return (v) => {
     const t = String(v);
     const ms = Date.parse(`${t.slice(0, 19)}Z`);
-    if (Number.isNaN(ms)) return utc(v);
-    const p: Record<string, string> = {};
-    for (const part of fmt.formatToParts(ms)) p[part.type] = part.value;
     // Fractional digits (DateTime64) are the same in every zone: keep them as decoded.
-    return `${p.year!.padStart(4, '0')}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}${t.slice(19, -1)}`;
+    return Number.isNaN(ms) ? utc(v) : clock(ms) + t.slice(19, -1);
   };
 }
