@@ -112,6 +112,13 @@ export function renderTypeMapping(): string {
     '`output_format_binary_encode_types_in_binary_format=1` (the bytes cannot tell text types from binary',
     'ones); `jsonAsString: true` with `output_format_binary_write_json_as_string=1`.',
     '',
+    '**Limits.** Types nested up to 1000 levels decode (`MAX_TYPE_DEPTH`: the engine\'s own parser stops at',
+    '`max_parser_depth` = 1000, so whatever it returns by default decodes); a deeper type is a',
+    '`ChwireTypeError` that names the limit, however deep (no stack overflow). A String value longer than',
+    'the longest JavaScript string (V8: 2^29 - 24 = 536 870 888 UTF-16 units) is a `ChwireDecodeError` naming',
+    'the column: read such a column with `strings: \'bytes\'`. Lengths beyond the engine\'s 1 GiB limit are',
+    'corrupt data.',
+    '',
   );
   return lines.join('\n');
 }
