@@ -1,7 +1,7 @@
 // The `chwire` entry point: createClient, the option and result types, and the error classes
 // (the I/O-free codecs are in `chwire/codec`).
 export { createClient } from './client/client.js';
-export type { Client, QueryOptions, ExecOptions, Rows, ExecResult } from './client/client.js';
+export type { Client, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue } from './client/client.js';
 export type { ClientOptions, Settings, SettingValue } from './client/config.js';
 export type { RowStream } from './client/row-stream.js';
 export type { RawStream, RawOptions } from './client/raw-stream.js';

@@ -14,7 +14,8 @@ import type { QuerySummary, ServerInfo, Transport, TransportResponse } from '../
 import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
 import { resolveConfig, renderSetting, type ClientOptions, type Settings } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
-import { formatQueryParam } from './params.js';
+import { formatQueryParam, type QueryParams } from './params.js';
+export type { QueryParams, QueryParamValue } from './params.js';
 import { formatClauseError } from './format-clause.js';
 import { placeholderTypes } from './placeholders.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
@@ -26,7 +27,7 @@ import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './col
 
 export interface QueryOptions extends DecodeOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
-  params?: Readonly<Record<string, unknown>>;
+  params?: QueryParams;
   settings?: Settings;
   queryId?: string;
   /** Queries with the same session id run one after another on the server's session. */
@@ -37,6 +38,10 @@ export interface QueryOptions extends DecodeOptions {
 }
 
 export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions>;
+
+/** A row decoded as an object (the default `rows: 'object'`): column name → value. */
+export type ObjectRow = Record<string, unknown>;
+
 
 /** All rows of a result, with its metadata as extra (non-enumerable) properties. */
 export type Rows<R> = R[] & {
@@ -50,10 +55,22 @@ export interface ExecResult {
   readonly summary: QuerySummary | undefined;
 }
 
+/**
+ * The row type of a call: a plain object (indexable by column name) by default, an array with
+ * `rows: 'array'`. A type argument (`fetch<Event>(…)`) is an assertion the client does not check:
+ * options that change value types (`int64: 'number'`, `datetime: 'string'`, …) must be reflected
+ * in it by the caller.
+ */
 export interface Client {
+  fetch<R = ObjectRow>(sql: string, opts?: QueryOptions & { rows?: 'object' }): Promise<Rows<R>>;
+  fetch<R = unknown[]>(sql: string, opts: QueryOptions & { rows: 'array' }): Promise<Rows<R>>;
   fetch<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
+  fetchOne<R = ObjectRow>(sql: string, opts?: QueryOptions & { rows?: 'object' }): Promise<R | undefined>;
+  fetchOne<R = unknown[]>(sql: string, opts: QueryOptions & { rows: 'array' }): Promise<R | undefined>;
   fetchOne<R = Row>(sql: string, opts?: QueryOptions): Promise<R | undefined>;
   fetchValue<V = unknown>(sql: string, opts?: QueryOptions): Promise<V | undefined>;
+  stream<R = ObjectRow>(sql: string, opts?: QueryOptions & { rows?: 'object' }): RowStream<R>;
+  stream<R = unknown[]>(sql: string, opts: QueryOptions & { rows: 'array' }): RowStream<R>;
   stream<R = Row>(sql: string, opts?: QueryOptions): RowStream<R>;
   /** The result's bytes in any output format, as the server writes them (no decoding). */
   streamRaw(sql: string, opts: RawOptions): RawStream;
@@ -79,7 +96,7 @@ export interface ClientCore {
   settingsFor(opts: { settings?: Settings | undefined }, auto?: Record<string, string>): Record<string, string>;
   lock(sessionId: string | undefined): Promise<() => void>;
   /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
-  queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined>;
+  queryParams(opts: { params?: QueryParams | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined>;
   /** fetch with the library's decode defaults, not the client's (for the client's own queries). */
   fetchPlain<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
 }
@@ -125,7 +142,7 @@ class ChwireClient implements Client, ClientCore {
     return this.locks.acquire(sessionId);
   }
 
-  async queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined> {
+  async queryParams(opts: { params?: QueryParams | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined> {
     const p = opts.params;
     if (p === undefined || Object.keys(p).length === 0) return undefined;
     if (!caps.params) throw new ChwireConfigError(`server ${info.version} is too old for query parameters ({name:Type} placeholders need ClickHouse 19.11 or later)`);

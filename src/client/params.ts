@@ -21,6 +21,17 @@ export class QueryTuple {
   }
 }
 
+/** Values a `{name:Type}` placeholder can take (formatted below); functions, symbols, undefined and other class instances are not. */
+export type QueryParamValue =
+  | string | number | bigint | boolean | null | Date | Uint8Array | QueryTuple
+  | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array
+  | readonly QueryParamValue[]
+  | ReadonlyMap<QueryParamValue, QueryParamValue>
+  | { readonly [key: string]: QueryParamValue };
+
+/** The `params` of a call: placeholder name → value. */
+export type QueryParams = { readonly [name: string]: QueryParamValue };
+
 /** Mark values as one tuple: `{t:Tuple(UInt8, String)}` ← `tuple(1, 'x')`. */
 export function tuple(...values: unknown[]): QueryTuple {
   return new QueryTuple(values);
