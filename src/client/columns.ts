@@ -1,7 +1,7 @@
 // client.fetchColumns(sql): the result read as Native and returned column by column (typed
 // arrays for numbers) through the Native column reader. Invariant: the body's chunks are handed
 // over once, at the end, so multi-block results are concatenated once, not block by block.
-import { randomUUID } from 'node:crypto';
+import { newQueryId } from './query-id.js';
 import type { NativeColumns, NativeColumnsOptions } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { ClientCore, ExecOptions } from './client.js';
@@ -23,19 +23,19 @@ export type ColumnsOptions = ExecOptions & DecodeOptions & {
 export type ColumnsResult = NativeColumns & { readonly queryId: string | undefined };
 
 export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: ColumnsOptions): Promise<ColumnsResult> {
-  const queryId = opts.queryId ?? randomUUID();
+  const queryId = opts.queryId ?? newQueryId();
   const { info, caps } = await core.capabilities(opts.signal);
   const params = await core.queryParams(opts, caps, info, sql);
   const release = await core.lock(opts.sessionId);
   try {
     const settings = core.settingsFor(opts, nativeReadSettings(caps));
-    const response = await core.transport.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true });
+    const response = await core.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true });
     const chunks: Uint8Array[] = [];
     // An exception an older server appends after the data is raised, never decoded (tail-hold.ts).
     for await (const c of heldBody(response, queryId)) chunks.push(c);
     // Loaded on first use: the columnar reader is only needed by this call.
     const native = await import('../native/index.js');
-    const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, ...decode } = opts;
+    const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, ...decode } = opts;
     const binaryTypes = hasBinaryTypeHeaders(settings);
     let result: NativeColumns;
     try {
@@ -73,7 +73,7 @@ async function describeQuery(
     // Newlines around the query: a trailing `-- comment` must not swallow the closing parenthesis.
     const response = await core.transport.request({
       sql: `DESCRIBE TABLE (\n${sql}\n)`, format: 'Native', params: req.params, settings: req.settings,
-      queryId: randomUUID(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
+      queryId: newQueryId(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
     });
     const decoder = native.createNativeDecoder({ rows: 'object' });
     const out: { name: string; type: string }[] = [];

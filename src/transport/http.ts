@@ -14,17 +14,11 @@ import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError } from '../errors.js';
 import { responseBody } from './http-body.js';
 import { serverErrorFromText } from './server-error.js';
-import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
+import type { TlsOptions } from './tls-options.js';
 
-export interface TlsOptions {
-  ca?: string | Buffer | (string | Buffer)[];
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  /** Default true. */
-  rejectUnauthorized?: boolean;
-  servername?: string;
-}
+export type { TlsOptions } from './tls-options.js';
 
 export interface HttpTransportOptions {
   /** One or more base URLs (`http://host:8123`); credentials in them must already be removed. */
@@ -43,6 +37,8 @@ export interface HttpTransportOptions {
   /** gzip streamed request bodies (inserts) as they are sent (`Content-Encoding: gzip`). Default false. */
   requestCompression?: boolean;
   tls?: TlsOptions | undefined;
+  /** Host state changes, for the client's log. */
+  events?: TransportEvents | undefined;
 }
 
 interface Host {
@@ -65,7 +61,7 @@ type PooledSocket = Socket & { [IDLE_SINCE]?: number; [IDLE_LIMIT]?: number };
 //   (INSERT, DDL) on such a socket could not be retried.
 function keepAliveAgent(secure: boolean, opts: HttpTransportOptions): http.Agent {
   const base = { keepAlive: opts.keepAlive, maxSockets: opts.maxOpenConnections, maxFreeSockets: opts.maxOpenConnections, scheduling: 'lifo' as const };
-  const agent = secure ? new https.Agent({ ...base, ...opts.tls }) : new http.Agent(base);
+  const agent = secure ? new https.Agent({ ...base, ...(opts.tls as https.AgentOptions | undefined) }) : new http.Agent(base);
   // @types/node declares this hook as returning void; Node uses its boolean result.
   const original = agent.keepSocketAlive.bind(agent) as unknown as (s: Socket) => boolean;
   (agent as unknown as { keepSocketAlive: (s: Socket) => boolean }).keepSocketAlive = (socket: PooledSocket): boolean => {
@@ -142,6 +138,10 @@ export class HttpTransport implements Transport {
 
   async request(req: TransportRequest): Promise<TransportResponse> {
     if (this.closed) throw new ChwireConnectionError('client is closed');
+    if (req.host !== undefined) {
+      const pinned = this.hosts.find((h) => h.where === req.host);
+      if (pinned !== undefined) return this.requestOn(pinned, req);
+    }
     // Failover: the current host until it refuses connections, then the next one.
     let lastError: unknown;
     for (let attempt = 0; attempt < this.hosts.length; attempt++) {
@@ -153,7 +153,9 @@ export class HttpTransport implements Transport {
         const refused = e instanceof ChwireConnectionError && (e as { connectFailed?: boolean }).connectFailed === true;
         if (!refused || this.hosts.length === 1) throw e;
         this.current = (this.current + 1) % this.hosts.length;
+        this.opts.events?.hostState?.({ host: host.where, up: false, error: e });
         if (req.idempotent !== true) throw e;
+        if (attempt + 1 < this.hosts.length) req.events?.retry?.({ attempt: attempt + 1, host: host.where, error: e, delayMs: 0 });
       }
     }
     throw lastError;
@@ -176,6 +178,7 @@ export class HttpTransport implements Transport {
       body = Buffer.from(req.sql, 'utf8');
     }
     const path = `${host.url.pathname.replace(/\/$/, '')}/?${new URLSearchParams(query).toString()}`;
+    req.events?.attempt?.(host.where, 0);
     const sent = await this.send(host, 'POST', path, body, req);
     const { res } = sent;
     const queryId = header(res, 'x-clickhouse-query-id') ?? req.queryId;
@@ -194,7 +197,7 @@ export class HttpTransport implements Transport {
     }
     const tag = header(res, 'x-clickhouse-exception-tag');
     return {
-      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: tag !== undefined && tag !== '',
     };
   }
@@ -220,7 +223,7 @@ export class HttpTransport implements Transport {
    * fails before any response byte is sent once more on a fresh socket (the server closed the
    * idle socket as we picked it); nothing else is retried here.
    */
-  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'traceparent'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     try {
       return await this.sendOnce(host, method, path, body, req);
     } catch (e) {
@@ -230,7 +233,7 @@ export class HttpTransport implements Transport {
     }
   }
 
-  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'traceparent'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     return new Promise((resolve, reject) => {
       if (r.signal?.aborted) {
         reject(new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: r.queryId, cause: r.signal.reason }));
@@ -241,6 +244,7 @@ export class HttpTransport implements Transport {
         'X-ClickHouse-Key': this.opts.password,
       };
       if (this.opts.compression) headers['Accept-Encoding'] = 'gzip';
+      if (r.traceparent !== undefined) headers['traceparent'] = r.traceparent;
       if (Buffer.isBuffer(body)) headers['Content-Length'] = String(body.length);
       else if (body !== undefined) headers['Transfer-Encoding'] = 'chunked';
       const gzipBody = body !== undefined && !Buffer.isBuffer(body) && this.opts.requestCompression === true;
