@@ -14,6 +14,7 @@ import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError } from '../errors.js';
 import { responseBody } from './http-body.js';
 import { serverErrorFromText } from './server-error.js';
+import { checkUrlLength, oldUrlLimitError } from './url-limit.js';
 import { parseVersion, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
 import type { TlsOptions } from './tls-options.js';
@@ -178,13 +179,14 @@ export class HttpTransport implements Transport {
       body = Buffer.from(req.sql, 'utf8');
     }
     const path = `${host.url.pathname.replace(/\/$/, '')}/?${new URLSearchParams(query).toString()}`;
+    checkUrlLength(path, req.params);
     req.events?.attempt?.(host.where, 0);
     const sent = await this.send(host, 'POST', path, body, req);
     const { res } = sent;
     const queryId = header(res, 'x-clickhouse-query-id') ?? req.queryId;
     if (res.statusCode !== 200) {
       const text = await readAll(res);
-      throw serverErrorFromText(text, res.statusCode, queryId, header(res, 'x-clickhouse-exception-code'));
+      throw oldUrlLimitError(res.statusCode ?? 0, text, path, req.params) ?? serverErrorFromText(text, res.statusCode, queryId, header(res, 'x-clickhouse-exception-code'));
     }
     const b = responseBody({
       req: sent.req, res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where,
