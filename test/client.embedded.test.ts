@@ -185,9 +185,12 @@ test('Native reads report a top-level DateTime with its zone (binary type header
   const rows = await c.fetch<{ t: Date }>(sql, { format: 'Native' });
   assert.deepEqual(rows.columns.map((x) => x.type), want);
   assert.deepEqual(rows[0]!.t, new Date(1700000000 * 1000));
-  // The user's own setting wins: text headers, where the top-level zone is lost (native.md §2).
+  // The user's own setting wins: text headers, where the top-level zone is lost (native.md §2),
+  // and fetchColumns recovers it from DESCRIBE of the query (which the engine runs single-shot).
   const text = await c.fetchColumns(sql, { settings: { output_format_native_encode_types_in_binary_format: 0 } });
-  assert.deepEqual(text.types, ['DateTime', "Array(DateTime('Europe/Berlin'))", 'DateTime']);
+  assert.deepEqual(text.types, want);
+  const textRows = await c.fetch(sql, { format: 'Native', settings: { output_format_native_encode_types_in_binary_format: 0 } });
+  assert.deepEqual(textRows.columns.map((x) => x.type), ['DateTime', "Array(DateTime('Europe/Berlin'))", 'DateTime']);
 });
 
 test('errors: server errors, abort, closed client, a second data directory', async () => {

@@ -139,7 +139,7 @@ class ChwireClient implements Client, ClientCore {
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
-  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
     const { info, caps } = await this.capabilities(opts.signal);
     const params = await this.queryParams(opts, caps, info);
     const raw = format !== null && format !== '';
@@ -148,7 +148,7 @@ class ChwireClient implements Client, ClientCore {
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.transport.request({
-        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw,
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw, buffered,
       });
       return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
@@ -161,10 +161,10 @@ class ChwireClient implements Client, ClientCore {
     return this.streamWith(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)));
   }
 
-  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions): RowStreamImpl<R> {
+  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions, buffered = false): RowStreamImpl<R> {
     const queryId = opts.queryId ?? randomUUID();
     const open = async (): Promise<OpenedQuery<R>> => {
-      const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId);
+      const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId, buffered);
       const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
       return { response, decoder, release };
     };
@@ -172,11 +172,11 @@ class ChwireClient implements Client, ClientCore {
   }
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts))));
+    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), true));
   }
 
   fetchPlain<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts)));
+    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), true));
   }
 
   private async fetchFrom<R>(s: RowStreamImpl<R>): Promise<Rows<R>> {

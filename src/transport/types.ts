@@ -25,6 +25,12 @@ export interface TransportRequest {
    * (a header per chunk, a Parquet file per chunk). HTTP streams either way.
    */
   whole?: boolean | undefined;
+  /**
+   * The caller reads the whole result before handing any of it out (`fetch`): the embedded engine
+   * then answers single-shot on a worker thread, which keeps the event loop free under many
+   * concurrent small reads. HTTP streams either way.
+   */
+  buffered?: boolean | undefined;
 }
 
 /** The server's X-ClickHouse-Summary: every value as the server wrote it (strings). */
