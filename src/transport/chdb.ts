@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChwireAbortError, ChwireConfigError, ChwireConnectionError } from '../errors.js';
 import { chdbParamValue } from './chdb-params.js';
-import { acquireEngine, releaseEngine, type Engine } from './chdb-engine.js';
-import { Connections } from './chdb-connections.js';
+import { acquireEngine, releaseEngine, type Engine, type Gate } from './chdb-engine.js';
+import { Connections, type Lease } from './chdb-connections.js';
 import { chdbError, isNotStreamable } from './chdb-errors.js';
 import { openStream } from './chdb-stream.js';
 import { within, type WaitLimits } from './chdb-wait.js';
@@ -106,47 +106,59 @@ export class ChdbTransport implements Transport {
    */
   private async singleShot(call: Call): Promise<Uint8Array> {
     const start = performance.now();
-    let phase = "the session's previous call was still running in the engine";
+    let phase = '';
     const limits = this.limits(call.signal, call.queryId, start, 'query', () => `no answer from the embedded engine within ${this.opts.requestTimeout} ms (requestTimeout): ${phase}`);
     let engine: Engine;
-    let lease;
+    let conns: Connections;
     try {
-      const e = await this.getEngine();
-      engine = e.engine;
-      lease = await e.conns.lease(call.sessionId, call.sql, limits);
+      ({ engine, conns } = await this.getEngine());
     } catch (e) {
       call.onEngineDone?.();
       throw e;
     }
-    const gates = call.params === undefined ? [engine.gate] : [engine.gate, engine.params];
-    let entered = 0;
+    // What the call waits for, in order; each step hands back how to undo it. A session's call
+    // first waits for the session's previous one; a pooled call takes a connection only once it
+    // may run, so a burst of calls opens no more connections than run at once.
+    let lease: Lease | undefined;
+    const gate = (g: Gate, why: () => string) => async (): Promise<() => void> => {
+      phase = why();
+      const w = g.enter();
+      try { await within(w.ready, limits); } catch (e) { w.giveUp(); throw e; }
+      return () => g.leave();
+    };
+    const connection = async (): Promise<() => void> => {
+      phase = "the session's previous call was still running in the engine";
+      const l = await conns.lease(call.sessionId, call.sql, limits);
+      lease = l;
+      return () => l.done(true);
+    };
+    const steps = [
+      gate(engine.gate, () => `the query had not started: ${engine.gate.busy} engine calls were running, each holding one of libuv's worker threads (calls an abort or a timeout gave up on included: the engine finishes them; UV_THREADPOOL_SIZE sets how many threads there are)`),
+      ...(call.params === undefined ? [] : [gate(engine.params, () => 'the query had not started: parameterized queries run one at a time, and an earlier one was still running')]),
+    ];
+    if (call.sessionId === undefined) steps.push(connection); else steps.unshift(connection);
+    const undo: (() => void)[] = [];
     try {
-      for (const gate of gates) {
-        phase = gate === engine.gate
-          ? `the query had not started: ${gate.busy} engine calls were running, each holding one of libuv's worker threads (calls an abort or a timeout gave up on included: the engine finishes them; UV_THREADPOOL_SIZE sets how many threads there are)`
-          : 'the query had not started: parameterized queries run one at a time, and an earlier one was still running';
-        const w = gate.enter();
-        try { await within(w.ready, limits); } catch (e) { w.giveUp(); throw e; }
-        entered++;
-      }
+      for (const step of steps) undo.push(await step());
     } catch (e) {
-      for (let i = 0; i < entered; i++) gates[i]!.leave();
-      lease.done(true);
+      for (const u of undo) u();
       call.onEngineDone?.();
       throw e;
     }
+    const held = lease!;
+    const gates = undo.filter((_, i) => steps[i] !== connection);
     phase = 'the engine finishes the statement on its own';
     let native: Promise<{ bytes(): Uint8Array }>;
     try {
       native = call.params === undefined
-        ? lease.session.queryAsync(call.sql, { format: call.format })
-        : lease.session.queryBindAsync(call.sql, call.params, { format: call.format });
+        ? held.session.queryAsync(call.sql, { format: call.format })
+        : held.session.queryBindAsync(call.sql, call.params, { format: call.format });
     } catch (e) {
       native = Promise.reject(e);
     }
     const engineDone = (clean: boolean): void => {
-      for (const gate of gates) gate.leave();
-      lease.done(clean);
+      for (const leave of gates) leave();
+      held.done(clean);
       call.onEngineDone?.();
     };
     native.then(() => engineDone(true), () => engineDone(false));
