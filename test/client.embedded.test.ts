@@ -22,6 +22,9 @@ test('fetch, fetchOne, fetchValue and result metadata', async () => {
   for (let k = 0; k < rows.length; k += 997) assert.deepEqual(rows[k], { n: BigInt(k), s: String(k * 3), i: k - 1000 });
   assert.deepEqual(rows.columns.map((x) => x.type), ['UInt64', 'String', 'Int32']);
   assert.equal(rows.queryId, 'emb-1');
+  // What chdb reports of a finished single-shot call: the result's rows and bytes, the time taken.
+  assert.equal(rows.summary?.['result_rows'], '300000');
+  assert.ok(Number(rows.summary?.['elapsed_ns']) > 0);
   assert.deepEqual(await c.fetchOne('SELECT 1 AS a, 2 AS b'), { a: 1, b: 2 });
   assert.equal(await c.fetchValue("SELECT 'v' AS x"), 'v');
   assert.equal(await c.fetchValue('SELECT 1 FROM numbers(0)'), undefined);

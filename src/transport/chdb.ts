@@ -18,7 +18,7 @@ import { Connections, type Lease } from './chdb-connections.js';
 import { chdbError, isNotStreamable } from './chdb-errors.js';
 import { openStream } from './chdb-stream.js';
 import { within, type WaitLimits } from './chdb-wait.js';
-import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, type QuerySummary, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
 export interface ChdbTransportOptions {
   /** '' for in memory, else an absolute data directory. */
@@ -60,8 +60,8 @@ export class ChdbTransport implements Transport {
 
   server(signal?: AbortSignal): Promise<ServerInfo> {
     this.info ??= (async () => {
-      const bytes = await this.singleShot({ sql: 'SELECT version()', params: undefined, format: 'TabSeparated', sessionId: undefined, signal: undefined, queryId: undefined });
-      return parseVersion(new TextDecoder().decode(bytes));
+      const r = await this.singleShot({ sql: 'SELECT version()', params: undefined, format: 'TabSeparated', sessionId: undefined, signal: undefined, queryId: undefined });
+      return parseVersion(new TextDecoder().decode(r.bytes));
     })();
     this.info.catch(() => { this.info = undefined; });
     return signal === undefined ? this.info : within(this.info, { signal, deadline: 0, queryId: undefined, what: 'query', timeoutMessage: () => '' });
@@ -89,13 +89,13 @@ export class ChdbTransport implements Transport {
     if (req.body !== undefined) return this.insert(settingsClause, req);
     const call: Call = { sql, params, format: req.format ?? 'TabSeparated', sessionId: req.sessionId, signal: req.signal, queryId: req.queryId };
     if (req.format === undefined || req.whole === true || req.buffered === true || NOT_STREAMED.test(req.sql)) {
-      return bytesResponse(await this.singleShot(call), req.queryId);
+      return resultResponse(await this.singleShot(call), req.queryId);
     }
     try {
       return await this.streamed(call);
     } catch (e) {
       // Decided once, before any row: what the engine refuses to stream runs single-shot.
-      if (isNotStreamable(e)) return bytesResponse(await this.singleShot(call), req.queryId);
+      if (isNotStreamable(e)) return resultResponse(await this.singleShot(call), req.queryId);
       throw chdbError(e, req.queryId);
     }
   }
@@ -104,7 +104,7 @@ export class ChdbTransport implements Transport {
    * One engine call that answers with the whole result. It waits (within requestTimeout of its
    * start, and its signal) for its connection, a worker thread and, with parameters, its turn.
    */
-  private async singleShot(call: Call): Promise<Uint8Array> {
+  private async singleShot(call: Call): Promise<SingleShotResult> {
     const start = performance.now();
     let phase = '';
     const limits = this.limits(call.signal, call.queryId, start, 'query', () => `no answer from the embedded engine within ${this.opts.requestTimeout} ms (requestTimeout): ${phase}`);
@@ -148,7 +148,7 @@ export class ChdbTransport implements Transport {
     const held = lease!;
     const gates = undo.filter((_, i) => steps[i] !== connection);
     phase = 'the engine finishes the statement on its own';
-    let native: Promise<{ bytes(): Uint8Array }>;
+    let native: Promise<{ bytes(): Uint8Array; rowsRead: number; bytesRead: number; elapsed: number }>;
     try {
       native = call.params === undefined
         ? held.session.queryAsync(call.sql, { format: call.format })
@@ -163,7 +163,8 @@ export class ChdbTransport implements Transport {
     };
     native.then(() => engineDone(true), () => engineDone(false));
     try {
-      return (await within(native, limits)).bytes();
+      const r = await within(native, limits);
+      return { bytes: r.bytes(), summary: { result_rows: String(r.rowsRead), result_bytes: String(r.bytesRead), elapsed_ns: String(Math.round(r.elapsed * 1e9)) } };
     } catch (e) {
       throw chdbError(e, call.queryId);
     }
@@ -223,8 +224,8 @@ export class ChdbTransport implements Transport {
     }
     // INSERT INTO t (cols) FROM INFILE 'f' [SETTINGS …] FORMAT x: settings go before FORMAT here.
     const stmt = `${req.sql.slice(0, m.index)}FROM INFILE ${quote(file)} ${settingsClause} FORMAT ${m[1]}`;
-    await this.singleShot({ sql: stmt, params: undefined, format: 'TabSeparated', sessionId: req.sessionId, signal: req.signal, queryId: req.queryId, onEngineDone: removeDir });
-    return bytesResponse(new Uint8Array(0), req.queryId);
+    const r = await this.singleShot({ sql: stmt, params: undefined, format: 'TabSeparated', sessionId: req.sessionId, signal: req.signal, queryId: req.queryId, onEngineDone: removeDir });
+    return resultResponse({ bytes: new Uint8Array(0), summary: { elapsed_ns: r.summary.elapsed_ns } }, req.queryId);
   }
 
   async close(): Promise<void> {
@@ -243,9 +244,15 @@ function quote(v: string): string {
   return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-function bytesResponse(bytes: Uint8Array, queryId: string | undefined): TransportResponse {
+/**
+ * A single-shot answer. Its summary is what chdb 3.4 reports of a finished call: the result's
+ * rows and bytes and the time taken (no rows read, no progress while it runs).
+ */
+interface SingleShotResult { bytes: Uint8Array; summary: QuerySummary }
+
+function resultResponse({ bytes, summary }: SingleShotResult, queryId: string | undefined): TransportResponse {
   return {
-    queryId, summary: undefined, timezone: undefined,
+    queryId, summary, timezone: undefined,
     body: (async function* () { for (let i = 0; i < bytes.length; i += SLICE) yield bytes.subarray(i, Math.min(bytes.length, i + SLICE)); })(),
     tailText: () => new TextDecoder().decode(bytes.subarray(Math.max(0, bytes.length - 16384))),
     cancel: () => undefined,
