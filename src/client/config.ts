@@ -6,7 +6,10 @@
 import { ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { TlsOptions } from '../transport/tls-options.js';
-import type { Transport } from '../transport/types.js';
+import type { Transport, TransportEvents } from '../transport/types.js';
+import { resolveObserver, type Observer } from './observe/call.js';
+import type { Logger, LogLevel } from './observe/logger.js';
+import type { TracingOptions } from './observe/tracing.js';
 
 export type SettingValue = string | number | boolean | bigint;
 export type Settings = Readonly<Record<string, SettingValue>>;
@@ -42,9 +45,20 @@ export interface ClientOptions extends DecodeOptions {
   tls?: TlsOptions;
   /** Rows per Native block for insert(). Default 65536. */
   insertBlockSize?: number;
+  /** Where log lines go: `console`, a pino logger, or any object with debug/info/warn/error. Default none. */
+  logger?: Logger;
+  /** Least level written to `logger`. Default `'warn'`. */
+  logLevel?: LogLevel;
+  /** OpenTelemetry spans (needs `@opentelemetry/api`): `true` (the global tracer) or `{ tracer?, includeQueryText? }`. Default off. */
+  tracing?: boolean | TracingOptions;
+  /** Least time between two onProgress events of a call, ms. Default 500. */
+  progressInterval?: number;
+  /** A stream whose consumer leaves its response unread this long is logged at warn (once per call). Default 10000; 0 disables. */
+  slowConsumerMs?: number;
 }
 
 const KNOWN = new Set(['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
+  'logger', 'logLevel', 'tracing', 'progressInterval', 'slowConsumerMs',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
 /** Where and how to connect, validated; an entry's TransportFactory turns it into a Transport. */
@@ -66,6 +80,8 @@ export interface HttpTarget {
   readonly compression: boolean;
   readonly requestCompression: boolean;
   readonly tls: TlsOptions | undefined;
+  /** Host state changes, for the client's log (observe/). */
+  readonly events?: TransportEvents | undefined;
   /** The options the caller actually gave (a transport that cannot honour one names it). */
   readonly given: ReadonlySet<string>;
 }
@@ -78,6 +94,8 @@ export interface ResolvedConfig {
   database: string | undefined;
   settings: Settings;
   insertBlockSize: number;
+  /** Logs, diagnostics channel, spans and progress of each call. */
+  observer: Observer;
 }
 
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
@@ -97,13 +115,14 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
   const insertBlockSize = nonNegative('insertBlockSize', o.insertBlockSize, 65_536);
   const settings = o.settings ?? {};
   const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
+  const observer = resolveObserver(o, o.database);
 
   if (list[0]!.startsWith('chdb:')) {
     if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
     const m = /^chdb:\/\/(\/.*)?$/.exec(list[0]!);
     if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
     const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize };
+    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, observer };
   }
 
   let username = o.username;
@@ -136,8 +155,9 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     ...compression,
     tls: o.tls,
     given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
+    events: observer.transportEvents(),
   });
-  return { transport, database: o.database, settings, insertBlockSize };
+  return { transport, database: o.database, settings, insertBlockSize, observer };
 }
 
 function compressionOf(c: ClientOptions['compression']): { compression: boolean; requestCompression: boolean } {

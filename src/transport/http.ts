@@ -14,7 +14,7 @@ import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError } from '../errors.js';
 import { responseBody } from './http-body.js';
 import { serverErrorFromText } from './server-error.js';
-import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
 import type { TlsOptions } from './tls-options.js';
 
@@ -37,6 +37,8 @@ export interface HttpTransportOptions {
   /** gzip streamed request bodies (inserts) as they are sent (`Content-Encoding: gzip`). Default false. */
   requestCompression?: boolean;
   tls?: TlsOptions | undefined;
+  /** Host state changes, for the client's log. */
+  events?: TransportEvents | undefined;
 }
 
 interface Host {
@@ -136,6 +138,10 @@ export class HttpTransport implements Transport {
 
   async request(req: TransportRequest): Promise<TransportResponse> {
     if (this.closed) throw new ChwireConnectionError('client is closed');
+    if (req.host !== undefined) {
+      const pinned = this.hosts.find((h) => h.where === req.host);
+      if (pinned !== undefined) return this.requestOn(pinned, req);
+    }
     // Failover: the current host until it refuses connections, then the next one.
     let lastError: unknown;
     for (let attempt = 0; attempt < this.hosts.length; attempt++) {
@@ -147,7 +153,9 @@ export class HttpTransport implements Transport {
         const refused = e instanceof ChwireConnectionError && (e as { connectFailed?: boolean }).connectFailed === true;
         if (!refused || this.hosts.length === 1) throw e;
         this.current = (this.current + 1) % this.hosts.length;
+        this.opts.events?.hostState?.({ host: host.where, up: false, error: e });
         if (req.idempotent !== true) throw e;
+        if (attempt + 1 < this.hosts.length) req.events?.retry?.({ attempt: attempt + 1, host: host.where, error: e, delayMs: 0 });
       }
     }
     throw lastError;
@@ -170,6 +178,7 @@ export class HttpTransport implements Transport {
       body = Buffer.from(req.sql, 'utf8');
     }
     const path = `${host.url.pathname.replace(/\/$/, '')}/?${new URLSearchParams(query).toString()}`;
+    req.events?.attempt?.(host.where, 0);
     const sent = await this.send(host, 'POST', path, body, req);
     const { res } = sent;
     const queryId = header(res, 'x-clickhouse-query-id') ?? req.queryId;
@@ -188,7 +197,7 @@ export class HttpTransport implements Transport {
     }
     const tag = header(res, 'x-clickhouse-exception-tag');
     return {
-      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: tag !== undefined && tag !== '',
     };
   }
@@ -214,7 +223,7 @@ export class HttpTransport implements Transport {
    * fails before any response byte is sent once more on a fresh socket (the server closed the
    * idle socket as we picked it); nothing else is retried here.
    */
-  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'traceparent'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     try {
       return await this.sendOnce(host, method, path, body, req);
     } catch (e) {
@@ -224,7 +233,7 @@ export class HttpTransport implements Transport {
     }
   }
 
-  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'traceparent'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     return new Promise((resolve, reject) => {
       if (r.signal?.aborted) {
         reject(new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: r.queryId, cause: r.signal.reason }));
@@ -235,6 +244,7 @@ export class HttpTransport implements Transport {
         'X-ClickHouse-Key': this.opts.password,
       };
       if (this.opts.compression) headers['Accept-Encoding'] = 'gzip';
+      if (r.traceparent !== undefined) headers['traceparent'] = r.traceparent;
       if (Buffer.isBuffer(body)) headers['Content-Length'] = String(body.length);
       else if (body !== undefined) headers['Transfer-Encoding'] = 'chunked';
       const gzipBody = body !== undefined && !Buffer.isBuffer(body) && this.opts.requestCompression === true;
