@@ -251,13 +251,13 @@ class ChwireClient implements Client, ClientCore {
   }
 
   async fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
-    const rows = await this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne'));
+    const rows = await this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true));
     return rows[0];
   }
 
   async fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
     const o: QueryOptions = { ...opts, rows: 'array' };
-    const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue'));
+    const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true));
     return rows[0]?.[0] as V | undefined;
   }
 
