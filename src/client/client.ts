@@ -21,10 +21,11 @@ import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
 import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
 import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ProgressListener } from './observe/progress.js';
 
-export interface QueryOptions extends DecodeOptions {
+export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
   params?: Readonly<Record<string, unknown>>;
   settings?: Settings;
@@ -84,6 +85,8 @@ export interface ClientCore {
   lock(sessionId: string | undefined): Promise<() => void>;
   /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
   queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined>;
+  /** The call's role and httpHeaders, validated; ChwireConfigError when the server is too old for roles. */
+  surface(opts: CallSurfaceOptions, caps: Capabilities, info: ServerInfo): CallSurface;
   /** fetch with the library's decode defaults, not the client's (for the client's own queries). */
   fetchPlain<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
   /** transport.request, observed when the request's query id belongs to an observed call (see observe/). */
@@ -104,6 +107,7 @@ class ChwireClient implements Client, ClientCore {
   readonly insertBlockSize: number;
   readonly schemas: TableSchemaCache = new Map();
   private readonly settings: Settings;
+  private readonly roles: readonly string[] | undefined;
   private readonly decodeDefaults: DecodeOptions;
   private readonly locks = new SessionLocks();
   private closed = false;
@@ -117,6 +121,7 @@ class ChwireClient implements Client, ClientCore {
     this.database = cfg.database;
     this.settings = cfg.settings;
     this.insertBlockSize = cfg.insertBlockSize;
+    this.roles = cfg.roles;
     this.decodeDefaults = pickDecodeOptions(options);
     this.obs = cfg.observer;
     this.obs.attach(this.transport);
@@ -182,6 +187,10 @@ class ChwireClient implements Client, ClientCore {
     return out;
   }
 
+  surface(opts: CallSurfaceOptions, caps: Capabilities, info: ServerInfo): CallSurface {
+    return callSurface(this.roles, opts, caps, info);
+  }
+
   /**
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
@@ -189,13 +198,14 @@ class ChwireClient implements Client, ClientCore {
   private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
     const { info, caps } = await this.capabilities(opts.signal);
     const params = await this.queryParams(opts, caps, info);
+    const surface = this.surface(opts, caps, info);
     const raw = format !== null && format !== '';
     const fmt = format === null ? undefined : raw ? format : opts.format ?? caps.rowFormat;
     const settings = this.settingsFor(opts, fmt === 'Native' && !raw ? nativeReadSettings(caps) : {});
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.request({
-        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw, buffered,
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw, buffered, ...surface,
       }, call);
       return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
