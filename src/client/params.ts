@@ -30,7 +30,8 @@ export type QueryParamValue =
   | { readonly [key: string]: QueryParamValue };
 
 /** The `params` of a call: placeholder name → value. */
-export type QueryParams = { readonly [name: string]: QueryParamValue };
+/** `undefined` type-checks (a value computed as `T | undefined`) but is refused when sent, like any value params.ts cannot carry. */
+export type QueryParams = { readonly [name: string]: QueryParamValue | undefined };
 
 /** Mark values as one tuple: `{t:Tuple(UInt8, String)}` ← `tuple(1, 'x')`. */
 export function tuple(...values: unknown[]): QueryTuple {
