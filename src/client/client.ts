@@ -20,7 +20,8 @@ import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js'
 import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
 import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
-import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { fetchColumnsImpl, openColumns, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { ColumnStreamImpl, type ColumnStream } from './column-stream.js';
 
 export interface QueryOptions extends DecodeOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
@@ -58,6 +59,8 @@ export interface Client {
   execute(sql: string, opts?: ExecOptions): Promise<ExecResult>;
   insert(table: string, rows: InsertInput, opts?: InsertOptions): Promise<InsertResult>;
   fetchColumns(sql: string, opts?: ColumnsOptions): Promise<ColumnsResult>;
+  /** The result as column batches, one per Native block as it arrives (the shapes of fetchColumns). */
+  streamColumns(sql: string, opts?: ColumnsOptions): ColumnStream;
   /** Forget cached table schemas used by insert() (all, or one table). */
   refreshSchema(table?: string): void;
   /** The server's version (probed once per host). */
@@ -237,6 +240,12 @@ class ChwireClient implements Client, ClientCore {
 
   fetchColumns(sql: string, opts: ColumnsOptions = {}): Promise<ColumnsResult> {
     return fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) });
+  }
+
+  streamColumns(sql: string, opts: ColumnsOptions = {}): ColumnStream {
+    const all = { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) } as ColumnsOptions;
+    const queryId = opts.queryId ?? randomUUID();
+    return new ColumnStreamImpl(() => openColumns(this, sql, all, queryId), queryId, all);
   }
 
   refreshSchema(table?: string): void {
