@@ -33,7 +33,8 @@ export interface NativeColumnsDecoder {
 
 /** Feeds chunks through a queue into ColumnBlocks; `onBlock` gets each completed block's row count. */
 class ChunkFeeder {
-  private readonly queue = new ByteQueue();
+  /** Keeps up to 64 MiB when emptied: the decoder lives for one result (see ByteQueue). */
+  private readonly queue = new ByteQueue(64 << 20);
   private readonly cursor: NativeCursor = Object.assign(createCursor(new Uint8Array(0)), { origin: 0 });
   /** Body offset of queue.start. */
   private consumed = 0;
