@@ -13,6 +13,7 @@ import type { QuerySummary } from '../transport/types.js';
 import { trailingServerError } from '../transport/server-error.js';
 import { HOLD_BYTES, TailHold } from './tail-hold.js';
 import { QueryStreamBase } from './opened-query.js';
+import { LoopTurns } from './loop-turn.js';
 import { explainDecodeError, needsZones, withZones, type ColumnsOptions, type OpenedColumns } from './columns.js';
 
 export type ColumnBatch = NativeColumns;
@@ -46,6 +47,8 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
     const q = await this.begin();
     if (q === undefined) return;
     const decoder = createNativeColumnsDecoder(q.decode);
+    // Batches of a chunk that completed several blocks go out in microtasks: the loop gets a turn.
+    const turns = new LoopTurns(1);
     let types: string[] | undefined;
     /** The block batches of `bytes`, with the stream's (zone-restored) types. */
     const decode = async (bytes: Uint8Array): Promise<ColumnBatch[]> => {
@@ -75,6 +78,7 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
           for (const batch of await decode(bytes)) {
             yield batch;
             if (this.cancelled) return;
+            if (turns.due()) await turns.turn();
           }
         }
       }
@@ -84,6 +88,7 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
         for (const batch of await decode(bytes)) {
           yield batch;
           if (this.cancelled) return;
+          if (turns.due()) await turns.turn();
         }
       }
       try {
