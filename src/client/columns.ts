@@ -4,7 +4,7 @@
 // buffer) and each column is joined once, at the end; an exception an older server appends after
 // the data is raised, never decoded (tail-hold.ts); the query holds its session lock until its
 // body has ended.
-import { randomUUID } from 'node:crypto';
+import { newQueryId } from './query-id.js';
 import { NativeColumnsCollector } from '../native/column-decoder.js';
 import type { NativeColumns, NativeColumnsOptions } from '../native/index.js';
 import { createNativeDecoder } from '../native/row-decoder.js';
@@ -80,7 +80,7 @@ export function needsZones(q: OpenedColumns, opts: ColumnsOptions, types: readon
 }
 
 export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: ColumnsOptions): Promise<ColumnsResult> {
-  const queryId = opts.queryId ?? randomUUID();
+  const queryId = opts.queryId ?? newQueryId();
   const q = await openColumns(core, sql, opts, queryId);
   let result: NativeColumns;
   try {
@@ -120,7 +120,7 @@ async function describeQuery(
     // Newlines around the query: a trailing `-- comment` must not swallow the closing parenthesis.
     const response = await core.transport.request({
       sql: `DESCRIBE TABLE (\n${sql}\n)`, format: 'Native', params: req.params, settings: req.settings,
-      queryId: randomUUID(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
+      queryId: newQueryId(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
     });
     const decoder = createNativeDecoder({ rows: 'object' });
     const out: { name: string; type: string }[] = [];
