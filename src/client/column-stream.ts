@@ -72,10 +72,12 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
     };
     // An exception an older server appends after the data is never decoded (tail-hold.ts).
     const hold = new TailHold(q.response.exceptionsFramed === true ? 0 : HOLD_BYTES);
+    let failed: unknown;
     try {
       for await (const chunk of q.response.body) {
         for (const bytes of hold.push(chunk)) {
           for (const batch of await decode(bytes)) {
+            this.rowCount += batch.rowCount;
             yield batch;
             if (this.cancelled) return;
             if (turns.due()) await turns.turn();
@@ -86,6 +88,7 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
       if (appended !== undefined) throw appended;
       for (const bytes of hold.drain()) {
         for (const batch of await decode(bytes)) {
+          this.rowCount += batch.rowCount;
           yield batch;
           if (this.cancelled) return;
           if (turns.due()) await turns.turn();
@@ -100,10 +103,12 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
     } catch (e) {
       // cancel() cut the body: what follows (a premature close, a block cut short) is not an error.
       if (this.cancelled) return;
+      failed = e;
       throw e;
     } finally {
       q.response.cancel();
       q.release();
+      q.done?.(failed, this.rowCount);
     }
   }
 }

@@ -16,6 +16,8 @@ import { hasBinaryTypeHeaders, nativeReadSettings } from './capabilities.js';
 import { ChwireAbortError, ChwireDecodeError } from '../errors.js';
 import { appendedServerError } from '../transport/server-error.js';
 import { heldBody } from './tail-hold.js';
+import type { OpenedBody } from './opened-query.js';
+import type { CallSurface } from './call-surface.js';
 import { parseType, printType } from '../types/index.js';
 
 export type ColumnsOptions = ExecOptions & Omit<DecodeOptions, 'strings' | 'columns' | 'rows'> & {
@@ -39,9 +41,7 @@ export type ColumnsOptions = ExecOptions & Omit<DecodeOptions, 'strings' | 'colu
 export type ColumnsResult = NativeColumns & { readonly queryId: string | undefined };
 
 /** A columnar query sent: its response, the decode options resolved for it, and its session lock. */
-export interface OpenedColumns {
-  response: TransportResponse;
-  release(): void;
+export interface OpenedColumns extends OpenedBody {
   decode: NativeColumnsOptions;
   binaryTypes: boolean;
   /**
@@ -55,14 +55,15 @@ export interface OpenedColumns {
 export async function openColumns(core: ClientCore, sql: string, opts: ColumnsOptions, queryId: string): Promise<OpenedColumns> {
   const { info, caps } = await core.capabilities(opts.signal);
   const params = await core.queryParams(opts, caps, info);
+  const surface = core.surface(opts, caps, info);
   const settings = core.settingsFor(opts, nativeReadSettings(caps));
-  const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, ...rest } = opts;
+  const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, role: _r, httpHeaders: _h, ...rest } = opts;
   const binaryTypes = hasBinaryTypeHeaders(settings);
   const decode = { ...rest, binaryTypes } as NativeColumnsOptions;
   const release = await core.lock(opts.sessionId);
   try {
-    const response = await core.transport.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true });
-    return { response, release, decode, binaryTypes, describe: (inSession) => describeQuery(core, sql, { params, settings, signal: opts.signal, sessionId: inSession ? opts.sessionId : undefined }) };
+    const response = await core.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true, ...surface });
+    return { response, release, decode, binaryTypes, describe: (inSession) => describeQuery(core, sql, { params, settings, signal: opts.signal, sessionId: inSession ? opts.sessionId : undefined, surface }) };
   } catch (e) {
     release();
     throw e;
@@ -114,13 +115,13 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
  */
 async function describeQuery(
   core: ClientCore, sql: string,
-  req: { params: Record<string, string> | undefined; settings: Record<string, string>; signal: AbortSignal | undefined; sessionId: string | undefined },
+  req: { params: Record<string, string> | undefined; settings: Record<string, string>; signal: AbortSignal | undefined; sessionId: string | undefined; surface: CallSurface },
 ): Promise<{ name: string; type: string }[] | undefined> {
   try {
     // Newlines around the query: a trailing `-- comment` must not swallow the closing parenthesis.
     const response = await core.transport.request({
       sql: `DESCRIBE TABLE (\n${sql}\n)`, format: 'Native', params: req.params, settings: req.settings,
-      queryId: newQueryId(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
+      queryId: newQueryId(), sessionId: req.sessionId, signal: req.signal, idempotent: true, ...req.surface,
     });
     const decoder = createNativeDecoder({ rows: 'object' });
     const out: { name: string; type: string }[] = [];
