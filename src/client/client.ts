@@ -314,7 +314,11 @@ class ChwireClient implements Client, ClientCore {
 
   insert(table: string, rows: InsertInput, opts: InsertOptions = {}): Promise<InsertResult> {
     return this.observed('insert', `INSERT INTO ${table}`, opts.queryId ?? newQueryId(), opts, table,
-      (queryId) => insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId }),
+      async (queryId) => {
+        const r = await insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId });
+        // Empty input sends nothing and names no query, observed or not.
+        return r.summary === undefined && opts.queryId === undefined && this.calls.get(queryId!)?.requested !== true ? { ...r, queryId: undefined } : r;
+      },
       (r) => writtenRows(r.summary), (r) => r.summary);
   }
 
