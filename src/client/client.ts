@@ -23,7 +23,8 @@ import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js'
 import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
 import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
-import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { fetchColumnsImpl, openColumns, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { ColumnStreamImpl, type ColumnStream } from './column-stream.js';
 import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ProgressListener } from './observe/progress.js';
@@ -84,6 +85,8 @@ export interface Client {
   execute(sql: string, opts?: ExecOptions): Promise<ExecResult>;
   insert(table: string, rows: InsertInput, opts?: InsertOptions): Promise<InsertResult>;
   fetchColumns(sql: string, opts?: ColumnsOptions): Promise<ColumnsResult>;
+  /** The result as column batches, one per Native block as it arrives (the shapes of fetchColumns). */
+  streamColumns(sql: string, opts?: ColumnsOptions): ColumnStream;
   /** Forget cached table schemas used by insert() (all, or one table). */
   refreshSchema(table?: string): void;
   /** The server's version (probed once per host). */
@@ -351,6 +354,25 @@ class ChwireClient implements Client, ClientCore {
       (r) => r.rowCount, () => undefined);
   }
 
+  streamColumns(sql: string, opts: ColumnsOptions = {}): ColumnStream {
+    const all = { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) } as ColumnsOptions;
+    const queryId = opts.queryId ?? newQueryId();
+    return new ColumnStreamImpl(async () => {
+      // Observed like stream(): its requests go through request() by query id while it runs.
+      const call = await this.begin('streamColumns', sql, queryId, opts);
+      const forget = (): void => { if (call !== undefined && this.calls.get(queryId) === call) this.calls.delete(queryId); };
+      if (call !== undefined) this.calls.set(queryId, call);
+      try {
+        const q = await openColumns(this, sql, all, queryId);
+        return { ...q, done: call === undefined ? undefined : (e: unknown, rows: number | undefined) => { forget(); call.end(e, rows, q.response.summary); } };
+      } catch (e) {
+        forget();
+        call?.end(e, undefined);
+        throw e;
+      }
+    }, queryId, all);
+  }
+
   refreshSchema(table?: string): void {
     if (table === undefined) this.schemas.clear();
     else for (const k of [...this.schemas.keys()]) if (k === table || k.endsWith(`.${table}`)) this.schemas.delete(k);
@@ -375,6 +397,19 @@ class ChwireClient implements Client, ClientCore {
     if (this.closed) return;
     this.closed = true;
     await this.transport.close();
+  }
+
+  /**
+   * What console.log, util.inspect and JSON.stringify show of a client: its transport kind only.
+   * Its fields hold the password, an access token and proxy credentials, which must never reach a
+   * log line.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `ChwireClient { transport: '${this.transport.kind}' }`;
+  }
+
+  toJSON(): { transport: string } {
+    return { transport: this.transport.kind };
   }
 
   [Symbol.asyncDispose](): Promise<void> {
