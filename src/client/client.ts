@@ -14,7 +14,10 @@ import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportRe
 import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
 import { resolveConfig, renderSetting, type ClientOptions, type Settings, type TransportFactory } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
-import { formatQueryParam } from './params.js';
+import { formatQueryParam, type QueryParams } from './params.js';
+export type { QueryParams, QueryParamValue } from './params.js';
+import { formatClauseError } from './format-clause.js';
+import { placeholderTypes } from './placeholders.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
 import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js';
 import { heldBody } from './tail-hold.js';
@@ -23,13 +26,15 @@ import { insertRows } from './insert.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow } from './insert-types.js';
 import { SchemaCache, isSchemaChange } from './schema-cache.js';
 import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { openColumns } from './columns.js';
+import { ColumnStreamImpl, type ColumnStream } from './column-stream.js';
 import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ProgressListener } from './observe/progress.js';
 
 export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
-  params?: Readonly<Record<string, unknown>>;
+  params?: QueryParams;
   settings?: Settings;
   queryId?: string;
   /** Queries with the same session id run one after another on the server's session. */
@@ -45,6 +50,10 @@ export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
 
 export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions>;
 
+/** A row decoded as an object (the default `rows: 'object'`): column name → value. */
+export type ObjectRow = Record<string, unknown>;
+
+
 /** All rows of a result, with its metadata as extra (non-enumerable) properties. */
 export type Rows<R> = R[] & {
   readonly columns: readonly ColumnInfo[];
@@ -57,10 +66,22 @@ export interface ExecResult {
   readonly summary: QuerySummary | undefined;
 }
 
+/**
+ * The row type of a call: a plain object (indexable by column name) by default, an array with
+ * `rows: 'array'`. A type argument (`fetch<Event>(…)`) is an assertion the client does not check:
+ * options that change value types (`int64: 'number'`, `datetime: 'string'`, …) must be reflected
+ * in it by the caller.
+ */
 export interface Client {
+  fetch<R = ObjectRow>(sql: string, opts?: QueryOptions & { rows?: 'object' }): Promise<Rows<R>>;
+  fetch<R = unknown[]>(sql: string, opts: QueryOptions & { rows: 'array' }): Promise<Rows<R>>;
   fetch<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
+  fetchOne<R = ObjectRow>(sql: string, opts?: QueryOptions & { rows?: 'object' }): Promise<R | undefined>;
+  fetchOne<R = unknown[]>(sql: string, opts: QueryOptions & { rows: 'array' }): Promise<R | undefined>;
   fetchOne<R = Row>(sql: string, opts?: QueryOptions): Promise<R | undefined>;
   fetchValue<V = unknown>(sql: string, opts?: QueryOptions): Promise<V | undefined>;
+  stream<R = ObjectRow>(sql: string, opts?: QueryOptions & { rows?: 'object' }): RowStream<R>;
+  stream<R = unknown[]>(sql: string, opts: QueryOptions & { rows: 'array' }): RowStream<R>;
   stream<R = Row>(sql: string, opts?: QueryOptions): RowStream<R>;
   /** The result's bytes in any output format, as the server writes them (no decoding). */
   streamRaw(sql: string, opts: RawOptions): RawStream;
@@ -70,6 +91,8 @@ export interface Client {
   /** Bytes already in `opts.format` (Buffers, Uint8Arrays, or strings sent as UTF-8). */
   insert(table: string, rows: InsertBytes, opts: InsertOptions & { format: string }): Promise<InsertResult>;
   fetchColumns(sql: string, opts?: ColumnsOptions): Promise<ColumnsResult>;
+  /** The result as column batches, one per Native block as it arrives (the shapes of fetchColumns). */
+  streamColumns(sql: string, opts?: ColumnsOptions): ColumnStream;
   /** Forget cached table schemas used by insert() (all, or one table); see docs on the schema cache. */
   refreshSchema(table?: string): void;
   /** The server's version (probed once per host). */
@@ -91,7 +114,7 @@ export interface ClientCore {
   settingsFor(opts: { settings?: Settings | undefined }, auto?: Record<string, string>): Record<string, string>;
   lock(sessionId: string | undefined): Promise<() => void>;
   /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
-  queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined>;
+  queryParams(opts: { params?: QueryParams | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined>;
   /** The call's role and httpHeaders, validated; ChwireConfigError when the server is too old for roles. */
   surface(opts: CallSurfaceOptions, caps: Capabilities, info: ServerInfo): CallSurface;
   /** fetch with the library's decode defaults, not the client's (for the client's own queries). */
@@ -184,14 +207,16 @@ class ChwireClient implements Client, ClientCore {
     return this.locks.acquire(sessionId);
   }
 
-  async queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined> {
+  async queryParams(opts: { params?: QueryParams | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined> {
     const p = opts.params;
     if (p === undefined || Object.keys(p).length === 0) return undefined;
     if (!caps.params) throw new ChwireConfigError(`server ${info.version} is too old for query parameters ({name:Type} placeholders need ClickHouse 19.11 or later)`);
+    // The placeholders' declared types pick a value's text form (a Date for {d:Date}: 'YYYY-MM-DD').
+    const types = sql === undefined ? undefined : placeholderTypes(sql);
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(p)) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ChwireConfigError(`query parameter name ${JSON.stringify(k)} is not an identifier`);
-      out[k] = formatQueryParam(v, k);
+      out[k] = formatQueryParam(v, k, types?.get(k));
     }
     return out;
   }
@@ -204,9 +229,12 @@ class ChwireClient implements Client, ClientCore {
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
-  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string, call: Call | undefined): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+    // A statement's own FORMAT clause would override the format this call asks for (format-clause.ts).
+    const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format);
+    if (clause !== undefined) throw clause;
     const { info, caps } = await this.capabilities(opts.signal);
-    const params = await this.queryParams(opts, caps, info);
+    const params = await this.queryParams(opts, caps, info, sql);
     const surface = this.surface(opts, caps, info);
     const raw = format !== null && format !== '';
     const fmt = format === null ? undefined : raw ? format : opts.format ?? caps.rowFormat;
@@ -214,7 +242,7 @@ class ChwireClient implements Client, ClientCore {
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.request({
-        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw, ...surface,
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw, buffered, ...surface,
       }, call);
       return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
@@ -228,12 +256,12 @@ class ChwireClient implements Client, ClientCore {
   }
 
   /** `kind`: the public call being made (observed as such), or undefined for the client's own queries. */
-  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions, kind: string | undefined): RowStreamImpl<R> {
+  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions, kind: string | undefined, buffered = false): RowStreamImpl<R> {
     const queryId = opts.queryId ?? newQueryId();
     const open = async (): Promise<OpenedQuery<R>> => {
       const call = kind === undefined ? undefined : await this.begin(kind, sql, queryId, opts);
       try {
-        const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId, call);
+        const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId, call, buffered);
         const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
         return { response, decoder, release, done: call === undefined ? undefined : (e, rows) => call.end(e, rows, response.summary) };
       } catch (e) {
@@ -245,11 +273,11 @@ class ChwireClient implements Client, ClientCore {
   }
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch'));
+    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true));
   }
 
   fetchPlain<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined));
+    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined, true));
   }
 
   private async fetchFrom<R>(s: RowStreamImpl<R>): Promise<Rows<R>> {
@@ -270,13 +298,13 @@ class ChwireClient implements Client, ClientCore {
   }
 
   async fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
-    const rows = await this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne'));
+    const rows = await this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true));
     return rows[0];
   }
 
   async fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
     const o: QueryOptions = { ...opts, rows: 'array' };
-    const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue'));
+    const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true));
     return rows[0]?.[0] as V | undefined;
   }
 
@@ -334,9 +362,30 @@ class ChwireClient implements Client, ClientCore {
   }
 
   fetchColumns(sql: string, opts: ColumnsOptions = {}): Promise<ColumnsResult> {
+    const clause = formatClauseError(sql, undefined);
+    if (clause !== undefined) return Promise.reject(clause);
     return this.observed('fetchColumns', sql, opts.queryId ?? newQueryId(), opts, undefined,
       (queryId) => fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), ...(queryId === undefined ? {} : { queryId }) }),
       (r) => r.rowCount, () => undefined);
+  }
+
+  streamColumns(sql: string, opts: ColumnsOptions = {}): ColumnStream {
+    const all = { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) } as ColumnsOptions;
+    const queryId = opts.queryId ?? newQueryId();
+    return new ColumnStreamImpl(async () => {
+      // Observed like stream(): its requests go through request() by query id while it runs.
+      const call = await this.begin('streamColumns', sql, queryId, opts);
+      const forget = (): void => { if (call !== undefined && this.calls.get(queryId) === call) this.calls.delete(queryId); };
+      if (call !== undefined) this.calls.set(queryId, call);
+      try {
+        const q = await openColumns(this, sql, all, queryId);
+        return { ...q, done: call === undefined ? undefined : (e: unknown, rows: number | undefined) => { forget(); call.end(e, rows, q.response.summary); } };
+      } catch (e) {
+        forget();
+        call?.end(e, undefined);
+        throw e;
+      }
+    }, queryId, all);
   }
 
   refreshSchema(table?: string): void {
@@ -363,6 +412,19 @@ class ChwireClient implements Client, ClientCore {
     if (this.closed) return;
     this.closed = true;
     await this.transport.close();
+  }
+
+  /**
+   * What console.log, util.inspect and JSON.stringify show of a client: its transport kind only.
+   * Its fields hold the password, an access token and proxy credentials, which must never reach a
+   * log line.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `ChwireClient { transport: '${this.transport.kind}' }`;
+  }
+
+  toJSON(): { transport: string } {
+    return { transport: this.transport.kind };
   }
 
   [Symbol.asyncDispose](): Promise<void> {
