@@ -81,7 +81,10 @@ function allowed(op: Op): (abstract new (...a: never[]) => Error)[] {
   switch (op.fault) {
     case 'none': case 'byte-per-chunk': return [];
     case 'cut-clean': return [ChwireDecodeError]; // a body that ends mid-row (a row boundary: a prefix, checked below)
-    case 'cut-reset': case 'reset': return [ChwireConnectionError, ChwireDecodeError];
+    case 'cut-reset': return [ChwireConnectionError, ChwireDecodeError];
+    // A reset before any response byte is retried (default retry policy): the retries may run out
+    // of the requestTimeout budget first.
+    case 'reset': return [ChwireConnectionError, ChwireDecodeError, ChwireTimeoutError];
     case 'exception-tagged': case 'exception-appended': return [ChwireServerError];
     case 'stall': return [ChwireTimeoutError];
     default: return [];

@@ -11,6 +11,7 @@ import { createNativeDecoder } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportResponse } from '../transport/types.js';
+import type { HostStatus } from '../transport/hosts.js';
 import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
 import { resolveConfig, renderSetting, type ClientOptions, type Settings } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
@@ -34,7 +35,10 @@ export interface QueryOptions extends DecodeOptions {
   format?: 'RowBinaryWithNamesAndTypes' | 'Native';
 }
 
-export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions>;
+export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions> & {
+  /** The statement is safe to run twice (e.g. `CREATE TABLE IF NOT EXISTS`): retried like a read. Default false. */
+  idempotent?: boolean;
+};
 
 /** All rows of a result, with its metadata as extra (non-enumerable) properties. */
 export type Rows<R> = R[] & {
@@ -63,6 +67,8 @@ export interface Client {
   /** The server's version (probed once per host). */
   serverVersion(): Promise<string>;
   ping(opts?: { signal?: AbortSignal }): Promise<void>;
+  /** Each host's state (`url`, `up`, `lastError`, `inFlight`, `requests`), for health endpoints; none for chdb://. */
+  hosts(): HostStatus[];
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -139,7 +145,7 @@ class ChwireClient implements Client, ClientCore {
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
-  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string; idempotent?: boolean }, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
     const { info, caps } = await this.capabilities(opts.signal);
     const params = await this.queryParams(opts, caps, info);
     const raw = format !== null && format !== '';
@@ -148,7 +154,7 @@ class ChwireClient implements Client, ClientCore {
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.transport.request({
-        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw,
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null || opts.idempotent === true, whole: raw,
       });
       return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
@@ -218,6 +224,7 @@ class ChwireClient implements Client, ClientCore {
   }
 
   async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    if (opts.idempotent !== undefined && typeof opts.idempotent !== 'boolean') throw new ChwireConfigError(`option idempotent must be a boolean, got ${typeof opts.idempotent}`);
     const queryId = opts.queryId ?? randomUUID();
     const { response, release } = await this.send(sql, opts, null, queryId);
     try {
@@ -250,6 +257,10 @@ class ChwireClient implements Client, ClientCore {
 
   ping(opts: { signal?: AbortSignal } = {}): Promise<void> {
     return this.transport.ping(opts.signal);
+  }
+
+  hosts(): HostStatus[] {
+    return this.transport.hosts?.() ?? [];
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,8 @@ import { ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import { ChdbTransport } from '../transport/chdb.js';
 import { HttpTransport, type TlsOptions } from '../transport/http.js';
+import { LOAD_BALANCING, type LoadBalancing } from '../transport/hosts.js';
+import { resolveRetry, type RetryOptions } from '../transport/retry.js';
 import type { Transport } from '../transport/types.js';
 
 export type SettingValue = string | number | boolean | bigint;
@@ -13,8 +15,8 @@ export type Settings = Readonly<Record<string, SettingValue>>;
 export interface ClientOptions extends DecodeOptions {
   /**
    * `http://host:8123`, `https://…`, `chdb://` (embedded, in memory) or `chdb:///abs/path`
-   * (embedded, on disk). Several HTTP URLs (array or comma-separated): failover, in order.
-   * Default `http://localhost:8123`.
+   * (embedded, on disk). Several HTTP URLs (array or comma-separated): replicas, spread by
+   * `loadBalancing`, with failover. Default `http://localhost:8123`.
    */
   url?: string | readonly string[];
   /** Default `default` (or the URL's user). */
@@ -41,9 +43,22 @@ export interface ClientOptions extends DecodeOptions {
   tls?: TlsOptions;
   /** Rows per Native block for insert(). Default 65536. */
   insertBlockSize?: number;
+  /**
+   * How requests are spread over several URLs: `'in-order'` (default: the first host that is up,
+   * the others on failover), `'round-robin'` or `'random'`.
+   */
+  loadBalancing?: LoadBalancing;
+  /** Milliseconds a host that refused or could not be reached is skipped while another is up. Default 10000. */
+  hostCooldown?: number;
+  /**
+   * Sending a failed call again: attempts in all (default 3), exponential backoff with full jitter
+   * from `baseDelay` (default 100 ms) capped at `maxDelay` (default 5000 ms), never past
+   * requestTimeout in total. `false`: one attempt. See docs/client.md for what is retried.
+   */
+  retry?: RetryOptions | false;
 }
 
-const KNOWN = new Set(['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
+const KNOWN = new Set(['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize', 'loadBalancing', 'hostCooldown', 'retry',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
 export interface ResolvedConfig {
@@ -59,6 +74,12 @@ function nonNegative(name: string, v: number | undefined, dflt: number): number 
   return v;
 }
 
+function positiveInteger(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ChwireConfigError(`option ${name} must be a positive integer, got ${String(v)}`);
+  return v;
+}
+
 export function resolveConfig(o: ClientOptions): ResolvedConfig {
   for (const k of Object.keys(o)) {
     if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}`);
@@ -70,6 +91,12 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
   const insertBlockSize = nonNegative('insertBlockSize', o.insertBlockSize, 65_536);
   const settings = o.settings ?? {};
   const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
+  // Replica and retry options: validated for every URL, used by HTTP only.
+  if (o.loadBalancing !== undefined && !LOAD_BALANCING.includes(o.loadBalancing)) {
+    throw new ChwireConfigError(`option loadBalancing must be one of ${LOAD_BALANCING.map((p) => `'${p}'`).join(', ')}, got ${JSON.stringify(o.loadBalancing)}`);
+  }
+  const hostCooldown = nonNegative('hostCooldown', o.hostCooldown, 10_000);
+  const retry = resolveRetry(o.retry);
 
   if (list[0]!.startsWith('chdb:')) {
     if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
@@ -102,11 +129,14 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     password: password ?? '',
     database: o.database,
     requestTimeout,
-    maxOpenConnections: Math.max(1, nonNegative('maxOpenConnections', o.maxOpenConnections, 10)),
+    maxOpenConnections: positiveInteger('maxOpenConnections', o.maxOpenConnections, 10),
     keepAlive: o.keepAlive ?? true,
     idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
     ...compression,
     tls: o.tls,
+    loadBalancing: o.loadBalancing ?? 'in-order',
+    hostCooldown,
+    retry,
   });
   return { transport, database: o.database, settings, insertBlockSize };
 }

@@ -206,7 +206,7 @@ export class ChdbTransport implements Transport {
     try {
       const fh = await open(file, 'w');
       try {
-        for await (const chunk of req.body!) {
+        for await (const chunk of (typeof req.body === 'function' ? req.body() : req.body!)) {
           if (req.signal?.aborted) throw new ChwireAbortError('insert aborted by its AbortSignal', { queryId: req.queryId });
           await fh.write(chunk);
         }
