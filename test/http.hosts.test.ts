@@ -80,7 +80,7 @@ test('hostCooldown: a refusing host is skipped while another is up, then exactly
   // A host that refuses now and listens later: a port reserved, then served by a proxy to `a`.
   const dead = await deadUrl();
   const port = Number(new URL(dead).port);
-  const c = createClient({ url: [dead, b.url], hostCooldown: 300, retry: false });
+  const c = createClient({ url: [dead, b.url], hostCooldown: 1500, retry: false });
   assert.equal(await c.fetchValue('SELECT 1 AS x /* cd-1 */'), 1);
   assert.equal(c.hosts()[0]!.up, false);
   const triedBefore = c.hosts()[0]!.requests;
@@ -90,7 +90,7 @@ test('hostCooldown: a refusing host is skipped while another is up, then exactly
   const proxy = net.createServer((s) => { const u = net.connect(Number(new URL(a.url).port), '127.0.0.1'); s.pipe(u).pipe(s); s.on('error', () => u.destroy()); u.on('error', () => s.destroy()); });
   await new Promise<void>((r) => proxy.listen(port, '127.0.0.1', () => r()));
   try {
-    await new Promise((r) => setTimeout(r, 350));
+    await new Promise((r) => setTimeout(r, 1600));
     const marker = '/* cd-3 */';
     await Promise.all([c.fetchValue(`SELECT 1 AS x ${marker}`), c.fetchValue(`SELECT 1 AS x ${marker}`), c.fetchValue(`SELECT 1 AS x ${marker}`)]);
     assert.equal(c.hosts()[0]!.requests - triedBefore, 1, 'one probe while the others go to the host that is up');
