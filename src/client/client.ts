@@ -216,11 +216,16 @@ class ChwireClient implements Client, ClientCore {
     if (typeof opts?.format !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.format)) {
       throw new ChwireConfigError(`streamRaw needs an output format name, e.g. { format: 'CSVWithNames' }, got ${JSON.stringify(opts?.format)}`);
     }
+    const mode = opts.appendedExceptions ?? 'detect';
+    if (mode !== 'detect' && mode !== 'wait') throw new ChwireConfigError(`option appendedExceptions must be 'detect' or 'wait', got ${JSON.stringify(mode)}`);
     const queryId = opts.queryId ?? randomUUID();
-    return new RawStreamImpl(async () => {
-      const { response, release } = await this.send(sql, opts, opts.format, queryId);
+    const s = new RawStreamImpl(async () => {
+      // 'wait': the server finishes the query before the first byte, so an exception is an HTTP error.
+      const { response, release } = await this.send(sql, mode === 'wait' ? { ...opts, settings: { ...opts.settings, wait_end_of_query: 1 } } : opts, opts.format, queryId);
       return { response, release };
     }, queryId);
+    s.exceptionsApart = mode === 'wait';
+    return s;
   }
 
   async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
