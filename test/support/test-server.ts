@@ -23,7 +23,10 @@ export type Fault =
   | { kind: 'repeat'; times: number }            // the engine's rows repeated `times` times, written with backpressure
   // An HTTP error status before any body (a proxy's 502/503/504, 429 with Retry-After), or with
   // `code` a ClickHouse exception (e.g. 202 TOO_MANY_SIMULTANEOUS_QUERIES) as the server sends it.
-  | { kind: 'status'; status: number; retryAfter?: string; code?: number };
+  | { kind: 'status'; status: number; retryAfter?: string; code?: number }
+  // The connection cut `afterMs` after the request arrived (a proxy giving up on a silent query)
+  // while the query "runs on" here for `runsMs` more: its id stays in use (see sameIdWhileRunning).
+  | { kind: 'detach'; afterMs: number; runsMs: number };
 
 export interface RecordedRequest {
   method: string;
@@ -97,6 +100,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   let dropped = 0;
   let sameIdWhileRunning = 0;
   const running = new Set<string>();
+  const lingering = new Set<string>(); // ids of detached queries that run on
   let repeatBytesWritten = 0;
   const perSocket = new WeakMap<Socket, number>();
   const sockets = new Set<Socket>();
@@ -138,7 +142,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     if (id !== null) {
       if (running.has(id)) sameIdWhileRunning++;
       running.add(id);
-      res.once('close', () => running.delete(id));
+      res.once('close', () => { if (!lingering.has(id)) running.delete(id); });
     }
     res.setHeader('Keep-Alive', `timeout=${opts.keepAliveTimeout ?? 10}`);
     if (u.pathname.endsWith('/ping')) { res.end('Ok.\n'); return; }
@@ -178,6 +182,17 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       return;
     }
     if (fault?.kind === 'reset') { res.socket?.destroy(); return; }
+    if (fault?.kind === 'detach') {
+      const id = params.get('query_id');
+      setTimeout(() => {
+        if (id !== null) {
+          lingering.add(id);
+          setTimeout(() => { lingering.delete(id); running.delete(id); }, fault.runsMs);
+        }
+        res.socket?.destroy();
+      }, fault.afterMs);
+      return;
+    }
     // A server that appends its exception as text predates the tagged framing (25.11): no tag.
     const appends = fault?.kind === 'exception-appended';
     if (!old) {
@@ -223,7 +238,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
 
   async function send(res: http.ServerResponse, out: NodeJS.WritableStream, body: Uint8Array, fault: Fault | undefined): Promise<void> {
     if (fault === undefined) { out.end(body); return; }
-    if (fault.kind === 'reset' || fault.kind === 'status') { res.socket?.destroy(); return; }
+    if (fault.kind === 'reset' || fault.kind === 'status' || fault.kind === 'detach') { res.socket?.destroy(); return; }
     res.flushHeaders();
     switch (fault.kind) {
       case 'cut-clean':
