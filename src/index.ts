@@ -1,6 +1,14 @@
 // The `chwire` entry point: createClient, the option and result types, and the error classes
 // (the I/O-free codecs are in `chwire/codec`).
-export { createClient } from './client/client.js';
+import { createClientWith, type Client } from './client/client.js';
+import type { ClientOptions } from './client/config.js';
+import { nodeTransport } from './node-transports.js';
+
+/** A client for `http(s)://` servers (node:http, pooled) or the embedded engine (`chdb://`). */
+export function createClient(options: ClientOptions = {}): Client {
+  return createClientWith(options, nodeTransport);
+}
+
 export type { Client, QueryOptions, ExecOptions, Rows, ExecResult } from './client/client.js';
 export type { ClientOptions, Settings, SettingValue } from './client/config.js';
 export type { RowStream } from './client/row-stream.js';
@@ -9,7 +17,7 @@ export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './cl
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export { tuple, QueryTuple } from './client/params.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
-export type { TlsOptions } from './transport/http.js';
+export type { TlsOptions } from './transport/tls-options.js';
 export type { QuerySummary } from './transport/types.js';
 export type { HostStatus, LoadBalancing } from './transport/hosts.js';
 export type { RetryOptions } from './transport/retry.js';

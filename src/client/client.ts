@@ -1,10 +1,10 @@
-// createClient and the query API: fetch / fetchOne / fetchValue / stream / streamRaw / execute / ping / close,
+// The client over any transport, and the query API: fetch / fetchOne / fetchValue / stream / streamRaw / execute / ping / close,
 // with insert and fetchColumns wired in from insert.ts and columns.ts. Every read goes
 // sql → transport → byte chunks → the compiled decoder for the result's schema → rows.
 // Invariants: query parameters are sent apart from the SQL, never spliced into it; the server's
 // capabilities (learnt once per host) decide the format and the client's own settings; a query id
 // is always set (generated when not given) so errors and results can name it.
-import { randomUUID } from 'node:crypto';
+import { newQueryId } from './query-id.js';
 import { ChwireConfigError } from '../errors.js';
 import { createRowBinaryDecoder } from '../codec.js';
 import { createNativeDecoder } from '../native/index.js';
@@ -13,7 +13,7 @@ import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportResponse } from '../transport/types.js';
 import type { HostStatus } from '../transport/hosts.js';
 import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
-import { resolveConfig, renderSetting, type ClientOptions, type Settings } from './config.js';
+import { resolveConfig, renderSetting, type ClientOptions, type Settings, type TransportFactory } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import { formatQueryParam } from './params.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
@@ -88,8 +88,12 @@ export interface ClientCore {
   fetchPlain<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
 }
 
-export function createClient(options: ClientOptions = {}): Client {
-  return new ChwireClient(options);
+/**
+ * A client over the transport `makeTransport` builds for the options' URL: the Node entry
+ * (index.ts) passes node:http and chdb transports, chwire/web (web.ts) a fetch transport.
+ */
+export function createClientWith(options: ClientOptions, makeTransport: TransportFactory): Client {
+  return new ChwireClient(options, makeTransport);
 }
 
 class ChwireClient implements Client, ClientCore {
@@ -102,8 +106,8 @@ class ChwireClient implements Client, ClientCore {
   private readonly locks = new SessionLocks();
   private closed = false;
 
-  constructor(options: ClientOptions) {
-    const cfg = resolveConfig(options);
+  constructor(options: ClientOptions, makeTransport: TransportFactory) {
+    const cfg = resolveConfig(options, makeTransport);
     this.transport = cfg.transport;
     this.database = cfg.database;
     this.settings = cfg.settings;
@@ -168,7 +172,7 @@ class ChwireClient implements Client, ClientCore {
   }
 
   private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions): RowStreamImpl<R> {
-    const queryId = opts.queryId ?? randomUUID();
+    const queryId = opts.queryId ?? newQueryId();
     const open = async (): Promise<OpenedQuery<R>> => {
       const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId);
       const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
@@ -218,7 +222,7 @@ class ChwireClient implements Client, ClientCore {
     }
     const mode = opts.appendedExceptions ?? 'detect';
     if (mode !== 'detect' && mode !== 'wait') throw new ChwireConfigError(`option appendedExceptions must be 'detect' or 'wait', got ${JSON.stringify(mode)}`);
-    const queryId = opts.queryId ?? randomUUID();
+    const queryId = opts.queryId ?? newQueryId();
     const s = new RawStreamImpl(async () => {
       // 'wait': the server finishes the query before the first byte, so an exception is an HTTP error.
       const { response, release } = await this.send(sql, mode === 'wait' ? { ...opts, settings: { ...opts.settings, wait_end_of_query: 1 } } : opts, opts.format, queryId);
@@ -230,7 +234,7 @@ class ChwireClient implements Client, ClientCore {
 
   async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
     if (opts.idempotent !== undefined && typeof opts.idempotent !== 'boolean') throw new ChwireConfigError(`option idempotent must be a boolean, got ${typeof opts.idempotent}`);
-    const queryId = opts.queryId ?? randomUUID();
+    const queryId = opts.queryId ?? newQueryId();
     const { response, release } = await this.send(sql, opts, null, queryId);
     try {
       // Statements answer with an empty body (or text we do not need); drain it to free the socket.

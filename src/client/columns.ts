@@ -1,7 +1,7 @@
 // client.fetchColumns(sql): the result read as Native and returned column by column (typed
 // arrays for numbers) through the Native column reader. Invariant: the body's chunks are handed
 // over once, at the end, so multi-block results are concatenated once, not block by block.
-import { randomUUID } from 'node:crypto';
+import { newQueryId } from './query-id.js';
 import type { NativeColumns, NativeColumnsOptions } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { ClientCore, ExecOptions } from './client.js';
@@ -23,7 +23,7 @@ export type ColumnsOptions = ExecOptions & DecodeOptions & {
 export type ColumnsResult = NativeColumns & { readonly queryId: string | undefined };
 
 export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: ColumnsOptions): Promise<ColumnsResult> {
-  const queryId = opts.queryId ?? randomUUID();
+  const queryId = opts.queryId ?? newQueryId();
   const { info, caps } = await core.capabilities(opts.signal);
   const params = await core.queryParams(opts, caps, info);
   const release = await core.lock(opts.sessionId);
@@ -73,7 +73,7 @@ async function describeQuery(
     // Newlines around the query: a trailing `-- comment` must not swallow the closing parenthesis.
     const response = await core.transport.request({
       sql: `DESCRIBE TABLE (\n${sql}\n)`, format: 'Native', params: req.params, settings: req.settings,
-      queryId: randomUUID(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
+      queryId: newQueryId(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
     });
     const decoder = native.createNativeDecoder({ rows: 'object' });
     const out: { name: string; type: string }[] = [];

@@ -1,12 +1,13 @@
-// Client options: their types, defaults, validation, and the transport they select.
-// Invariant: credentials given in the URL are moved out of it (into the X-ClickHouse-* headers)
-// before the URL is stored anywhere, so no message or log can show them.
+// Client options: their types, defaults, validation, and the transport target they describe.
+// Invariants: credentials given in the URL are moved out of it (into the X-ClickHouse-* headers)
+// before the URL is stored anywhere, so no message or log can show them; the transport itself is
+// built by the entry's factory (Node: node-transports.ts, web: web.ts), so nothing here imports
+// `node:` modules.
 import { ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
-import { ChdbTransport } from '../transport/chdb.js';
-import { HttpTransport, type TlsOptions } from '../transport/http.js';
+import type { TlsOptions } from '../transport/tls-options.js';
 import { LOAD_BALANCING, type LoadBalancing } from '../transport/hosts.js';
-import { resolveRetry, type RetryOptions } from '../transport/retry.js';
+import { resolveRetry, type RetryOptions, type RetryPolicy } from '../transport/retry.js';
 import type { Transport } from '../transport/types.js';
 
 export type SettingValue = string | number | boolean | bigint;
@@ -61,6 +62,36 @@ export interface ClientOptions extends DecodeOptions {
 const KNOWN = new Set(['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize', 'loadBalancing', 'hostCooldown', 'retry',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
+/** Where and how to connect, validated; an entry's TransportFactory turns it into a Transport. */
+export type TransportTarget =
+  | { readonly kind: 'chdb'; readonly path: string; readonly requestTimeout: number; readonly database: string | undefined }
+  | HttpTarget;
+
+export interface HttpTarget {
+  readonly kind: 'http';
+  /** Base URLs, credentials removed. */
+  readonly urls: URL[];
+  readonly username: string;
+  readonly password: string;
+  readonly database: string | undefined;
+  readonly requestTimeout: number;
+  readonly maxOpenConnections: number;
+  readonly keepAlive: boolean;
+  readonly idleSocketTtl: number;
+  readonly compression: boolean;
+  readonly requestCompression: boolean;
+  readonly tls: TlsOptions | undefined;
+  /** The options the caller actually gave (a transport that cannot honour one names it). */
+  readonly given: ReadonlySet<string>;
+  readonly loadBalancing: LoadBalancing;
+  /** Milliseconds a refusing or unreachable host is skipped. */
+  readonly hostCooldown: number;
+  readonly retry: RetryPolicy;
+}
+
+/** Builds the transport for a target; throws ChwireConfigError for a target it cannot serve. */
+export type TransportFactory = (target: TransportTarget) => Transport;
+
 export interface ResolvedConfig {
   transport: Transport;
   database: string | undefined;
@@ -80,7 +111,7 @@ function positiveInteger(name: string, v: number | undefined, dflt: number): num
   return v;
 }
 
-export function resolveConfig(o: ClientOptions): ResolvedConfig {
+export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory): ResolvedConfig {
   for (const k of Object.keys(o)) {
     if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}`);
   }
@@ -103,7 +134,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     const m = /^chdb:\/\/(\/.*)?$/.exec(list[0]!);
     if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
     const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: new ChdbTransport({ path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize };
+    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize };
   }
 
   let username = o.username;
@@ -123,7 +154,8 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     u.password = '';
     return u;
   });
-  const transport = new HttpTransport({
+  const transport = makeTransport({
+    kind: 'http',
     urls,
     username: username ?? 'default',
     password: password ?? '',
@@ -137,6 +169,7 @@ export function resolveConfig(o: ClientOptions): ResolvedConfig {
     loadBalancing: o.loadBalancing ?? 'in-order',
     hostCooldown,
     retry,
+    given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
   });
   return { transport, database: o.database, settings, insertBlockSize };
 }

@@ -5,8 +5,7 @@
 // blocks before it are committed (with blockSize 0 nothing is); the first block is encoded before
 // the request starts, so an input that fails there sends nothing; at most one encoded block waits for
 // the socket (the body is pulled, not pushed).
-import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { newQueryId } from './query-id.js';
 import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks, type NativeEncoder } from '../native/index.js';
 import type { QuerySummary } from '../transport/types.js';
@@ -17,8 +16,12 @@ import { quoteIdentifier, quoteString, splitTableName } from './identifiers.js';
 export type InsertInput =
   | readonly unknown[]
   | Iterable<unknown>
-  | AsyncIterable<unknown>
-  | Readable;
+  | AsyncIterable<unknown>; // a Node Readable is an AsyncIterable (its byte or object chunks)
+
+/** What tells a Node byte-mode Readable apart (without importing node:stream). */
+interface ReadableLike { pipe?: unknown; readableObjectMode?: boolean }
+
+const textEncoder = new TextEncoder();
 
 export interface InsertOptions {
   /** Insert only these columns (the others take their defaults). Default: every insertable column. */
@@ -169,7 +172,7 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
 
 /** A byte-mode (not object-mode) Readable: its chunks are a body to send as is. */
 function isByteStream(rows: InsertInput): boolean {
-  const r = rows as Partial<Readable>;
+  const r = rows as ReadableLike;
   return typeof r.pipe === 'function' && r.readableObjectMode === false;
 }
 
@@ -179,7 +182,7 @@ function sendBytes(core: ClientCore, target: string, format: string, rows: Inser
   const body = (async function* () {
     for await (const c of rows as AsyncIterable<unknown>) {
       if (c instanceof Uint8Array) yield c;
-      else if (typeof c === 'string' && format !== 'Native') yield Buffer.from(c, 'utf8');
+      else if (typeof c === 'string' && format !== 'Native') yield textEncoder.encode(c);
       else throw new ChwireConfigError(`insert with format ${format} takes ${format === 'Native' ? 'rows, or Native bytes (Buffers or Uint8Arrays)' : 'bytes or strings'}, got ${c === null ? 'null' : typeof c}`);
     }
   })();
@@ -188,7 +191,7 @@ function sendBytes(core: ClientCore, target: string, format: string, rows: Inser
 
 async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array>, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
   const release = await core.lock(opts.sessionId);
-  const queryId = opts.queryId ?? randomUUID();
+  const queryId = opts.queryId ?? newQueryId();
   try {
     const response = await core.transport.request({
       sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: false,

@@ -9,6 +9,7 @@
 // for at most 5 bytes. Responses whose exceptions are framed apart from the data (25.11+'s tagged
 // framing, cut out by the transport; the embedded engine) need no holding.
 
+import { indexOfBytes, latin1Bytes } from '../io/bytes.js';
 import { trailingServerError } from '../transport/server-error.js';
 import type { TransportResponse } from '../transport/types.js';
 
@@ -16,7 +17,7 @@ import type { TransportResponse } from '../transport/types.js';
 export const HOLD_BYTES = 16 * 1024;
 
 /** `Code: `, how every appended exception starts. */
-const MARK = Buffer.from('Code: ', 'latin1');
+const MARK = latin1Bytes('Code: ');
 
 export class TailHold {
   private held: Uint8Array[] = [];
@@ -44,8 +45,7 @@ export class TailHold {
     for (let p = 0; p < before; p++) {
       if (this.matchAt(p)) { this.anchored = true; return this.release(p); }
     }
-    const view = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-    const at = view.indexOf(MARK, Math.max(0, chunk.length - this.limit));
+    const at = indexOfBytes(chunk, MARK, Math.max(0, chunk.length - this.limit));
     if (at >= 0) { this.anchored = true; return this.release(before + at); }
     return this.release(this.bytes - this.prefixAtEnd());
   }
@@ -62,7 +62,7 @@ export class TailHold {
   /** After an anchored `Code: ` left the window: the bytes to keep, found again from scratch. */
   private rescan(): number {
     const w = Math.min(this.bytes, this.limit);
-    const window = Buffer.allocUnsafe(w);
+    const window = new Uint8Array(w);
     let at = w;
     for (let k = this.held.length - 1; k >= 0 && at > 0; k--) {
       const c = this.held[k]!;
@@ -70,7 +70,7 @@ export class TailHold {
       window.set(c.subarray(c.length - take), at - take);
       at -= take;
     }
-    const first = window.indexOf(MARK);
+    const first = indexOfBytes(window, MARK);
     this.anchored = first >= 0;
     return first >= 0 ? w - first : this.prefixAtEnd();
   }

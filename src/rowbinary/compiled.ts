@@ -10,6 +10,7 @@ import { ChwireDecodeError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import { resolvePlan, type RowPlan } from '../plan/resolve.js';
 import { compileFactory, BoundedCache } from '../codegen/compile.js';
+import { lookupPrecompiled } from '../codegen/precompiled.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault } from '../io/fault.js';
 import { createCursor, resetCursor, type Cursor } from '../io/cursor.js';
@@ -61,7 +62,8 @@ export function compilePlan(plan: RowPlan): CompiledRowDecoder {
   let entry = cache.get(plan.key);
   if (entry === undefined) {
     const gen = generateRowDecoder(plan);
-    const factory = compileFactory<RawDecode>(gen.source);
+    // A `chwire gen` module may carry this very decoder already compiled (no `new Function`).
+    const factory = lookupPrecompiled<(c: readonly unknown[], h: unknown) => RawDecode>('rowbinary', plan.key, gen.source) ?? compileFactory<RawDecode>(gen.source);
     const constants = gen.constants;
     entry = { source: gen.source, factory: () => factory(constants, H) };
     cache.set(plan.key, entry);

@@ -5,18 +5,23 @@
 // passed on as data. The last 32 bytes of every chunk are held back until the next chunk (or a
 // clean end) shows they are not the start of the 33-byte opening marker, so a marker split across
 // network reads is still found before any of it reaches the decoder.
-import { Buffer } from 'node:buffer';
+// Plain Uint8Arrays only (no Node Buffer): the fetch transport of chwire/web uses it too.
+import { concatBytes, indexOfBytes, latin1Bytes } from '../io/bytes.js';
 
 const HOLD = 32;
+const EMPTY = new Uint8Array(0);
+const utf8 = new TextDecoder('utf-8');
 
 export class ExceptionFramingScanner {
-  private readonly marker: Buffer;
-  private held: Buffer = Buffer.alloc(0);
+  private readonly marker: Uint8Array;
+  private readonly tag: string;
+  private held: Uint8Array = EMPTY;
   /** Bytes from the opening marker on, once it was seen. */
-  private block: Buffer[] | undefined;
+  private block: Uint8Array[] | undefined;
 
   constructor(tag: string) {
-    this.marker = Buffer.from(`\r\n__exception__\r\n${tag}`, 'latin1');
+    this.tag = tag;
+    this.marker = latin1Bytes(`\r\n__exception__\r\n${tag}`);
   }
 
   get inException(): boolean {
@@ -24,47 +29,46 @@ export class ExceptionFramingScanner {
   }
 
   /** Feed a chunk; returns the data bytes that are now known not to belong to an exception block. */
-  push(chunk: Uint8Array): Uint8Array[] {
-    const c = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  push(c: Uint8Array): Uint8Array[] {
     if (this.block !== undefined) {
-      this.block.push(Buffer.from(c));
+      this.block.push(c.slice());
       return [];
     }
     // Search where the marker can start: in the held bytes joined with the head of the chunk,
     // then in the chunk itself.
     const seamLen = Math.min(c.length, this.marker.length - 1);
-    const seam = Buffer.concat([this.held, c.subarray(0, seamLen)]);
-    const atSeam = seam.indexOf(this.marker);
+    const seam = concatBytes([this.held, c.subarray(0, seamLen)]);
+    const atSeam = indexOfBytes(seam, this.marker);
     if (atSeam >= 0) {
       const out = atSeam > 0 ? [seam.subarray(0, atSeam)] : [];
-      this.block = [Buffer.from(seam.subarray(atSeam)), Buffer.from(c.subarray(seamLen))];
-      this.held = Buffer.alloc(0);
+      this.block = [seam.slice(atSeam), c.slice(seamLen)];
+      this.held = EMPTY;
       return out.filter((b) => b.length > 0);
     }
-    const inChunk = c.indexOf(this.marker);
+    const inChunk = indexOfBytes(c, this.marker);
     if (inChunk >= 0) {
       const out: Uint8Array[] = [];
       if (this.held.length > 0) out.push(this.held);
       if (inChunk > 0) out.push(c.subarray(0, inChunk));
-      this.block = [Buffer.from(c.subarray(inChunk))];
-      this.held = Buffer.alloc(0);
+      this.block = [c.slice(inChunk)];
+      this.held = EMPTY;
       return out;
     }
     // No marker: release everything except the last HOLD bytes.
     const total = this.held.length + c.length;
     if (total <= HOLD) {
-      this.held = Buffer.concat([this.held, c]);
+      this.held = concatBytes([this.held, c]);
       return [];
     }
     const out: Uint8Array[] = [];
     if (c.length >= HOLD) {
       if (this.held.length > 0) out.push(this.held);
       if (c.length > HOLD) out.push(c.subarray(0, c.length - HOLD));
-      this.held = Buffer.from(c.subarray(c.length - HOLD));
+      this.held = c.slice(c.length - HOLD);
     } else {
-      const joined = Buffer.concat([this.held, c]);
+      const joined = concatBytes([this.held, c]);
       out.push(joined.subarray(0, joined.length - HOLD));
-      this.held = Buffer.from(joined.subarray(joined.length - HOLD));
+      this.held = joined.slice(joined.length - HOLD);
     }
     return out;
   }
@@ -72,7 +76,7 @@ export class ExceptionFramingScanner {
   /** The body ended: the held-back bytes are data (when no block was seen). */
   flush(): Uint8Array[] {
     const h = this.held;
-    this.held = Buffer.alloc(0);
+    this.held = EMPTY;
     return this.block === undefined && h.length > 0 ? [h] : [];
   }
 
@@ -82,21 +86,20 @@ export class ExceptionFramingScanner {
    */
   message(): string | undefined {
     if (this.block === undefined) return undefined;
-    const text = Buffer.concat(this.block).toString('utf8');
-    const tag = this.marker.subarray(17).toString('latin1');
+    const text = utf8.decode(concatBytes(this.block));
     let rest = text.slice(this.marker.length);
     if (rest.startsWith('\r\n')) rest = rest.slice(2);
-    const closing = `${tag}\r\n__exception__\r\n`;
+    const closing = `${this.tag}\r\n__exception__\r\n`;
     const end = rest.lastIndexOf(closing);
     if (end >= 0) {
       // `<message>\n<LEN> <TAG>`: LEN counts the bytes of `<message>\n`.
       const lenLineStart = rest.lastIndexOf('\n', end - 1);
       const m = lenLineStart >= 0 ? /^(\d+) $/.exec(rest.slice(lenLineStart + 1, end)) : null;
       if (m && lenLineStart >= 0) {
-        const bytes = Buffer.from(rest.slice(0, lenLineStart + 1), 'utf8');
+        const bytes = new TextEncoder().encode(rest.slice(0, lenLineStart + 1));
         const len = Number(m[1]);
         const msg = bytes.length >= len ? bytes.subarray(bytes.length - len) : bytes;
-        return msg.toString('utf8').replace(/\n$/, '');
+        return utf8.decode(msg).replace(/\n$/, '');
       }
       return rest.slice(0, end).replace(/\n?\d* ?$/, '');
     }
@@ -118,7 +121,7 @@ export class TailKeeper {
     }
     // Many tiny chunks (a server trickling bytes): coalesce so `add` stays O(1) amortised.
     if (this.chunks.length > 64) {
-      const all = Buffer.concat(this.chunks);
+      const all = concatBytes(this.chunks);
       const keep = all.subarray(Math.max(0, all.length - this.limit));
       this.chunks = [keep];
       this.size = keep.length;
@@ -126,7 +129,7 @@ export class TailKeeper {
   }
 
   text(): string {
-    const all = Buffer.concat(this.chunks);
-    return all.subarray(Math.max(0, all.length - this.limit)).toString('utf8');
+    const all = concatBytes(this.chunks);
+    return utf8.decode(all.subarray(Math.max(0, all.length - this.limit)));
   }
 }

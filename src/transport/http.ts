@@ -26,15 +26,9 @@ import {
 import { serverErrorFromText } from './server-error.js';
 import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
+import type { TlsOptions } from './tls-options.js';
 
-export interface TlsOptions {
-  ca?: string | Buffer | (string | Buffer)[];
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  /** Default true. */
-  rejectUnauthorized?: boolean;
-  servername?: string;
-}
+export type { TlsOptions } from './tls-options.js';
 
 export interface HttpTransportOptions {
   /** One or more base URLs (`http://host:8123`); credentials in them must already be removed. */
@@ -73,7 +67,7 @@ type PooledSocket = Socket & { [IDLE_SINCE]?: number; [IDLE_LIMIT]?: number };
 //   (INSERT, DDL) on such a socket could not be retried.
 function keepAliveAgent(secure: boolean, opts: HttpTransportOptions): http.Agent {
   const base = { keepAlive: opts.keepAlive, maxSockets: opts.maxOpenConnections, maxFreeSockets: opts.maxOpenConnections, scheduling: 'lifo' as const };
-  const agent = secure ? new https.Agent({ ...base, ...opts.tls }) : new http.Agent(base);
+  const agent = secure ? new https.Agent({ ...base, ...(opts.tls as https.AgentOptions | undefined) }) : new http.Agent(base);
   // @types/node declares this hook as returning void; Node uses its boolean result.
   const original = agent.keepSocketAlive.bind(agent) as unknown as (s: Socket) => boolean;
   (agent as unknown as { keepSocketAlive: (s: Socket) => boolean }).keepSocketAlive = (socket: PooledSocket): boolean => {
