@@ -25,12 +25,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 interface Captured { stdout: string; stderr: string; code: number }
 
-async function cli(args: string[]): Promise<Captured> {
+async function cli(args: string[], tty = false): Promise<Captured> {
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
     stdout: { write: (s: string) => { stdout += s; return true; } },
-    stderr: { write: (s: string) => { stderr += s; return true; } },
+    stderr: { isTTY: tty, write: (s: string) => { stderr += s; return true; } },
     env: {},
   });
   return { stdout, stderr, code };
@@ -200,6 +200,11 @@ test('chwire query and insert move bytes untouched (chdb://)', { timeout: 120_00
     const chunks: Uint8Array[] = [];
     for await (const c of client.streamRaw('SELECT number AS n, toString(number * 3) AS s FROM numbers(1000)', { format: 'CSVWithNames' })) chunks.push(c);
     assert.equal(raw, Buffer.concat(chunks).toString('utf8'));
+    assert.equal(q.stderr, '', 'no progress text when stderr is not a terminal');
+    const shown = await cli(['query', 'SELECT number FROM numbers(100000)', '--url', 'chdb://', '--out', join(dir, 'n.tsv')], true);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stderr, /\r\x1b\[K[\d,]+ rows, [\d.]+ (B|KiB|MiB), [\d,]+ rows\/s, [\d.]+ s/, 'a progress line on a terminal');
+    assert.ok(shown.stderr.endsWith('\r\x1b[K'), 'the line is cleared at the end');
 
     await client.execute('DROP TABLE IF EXISTS gen_cli_in');
     await client.execute('CREATE TABLE gen_cli_in (n UInt64, s String) ENGINE = Memory');

@@ -9,6 +9,7 @@ import { createClient } from '../index.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, UsageError, clientOptions, pairs } from './args.js';
 import { progressLine, type ProgressSink } from './progress.js';
 import type { CommandIO } from './gen.js';
+import type { Progress } from '../client/observe/progress.js';
 
 export const QUERY_HELP = `Usage: chwire query <SQL> [--format FORMAT] [--out FILE] [--param name=value]...
 
@@ -59,7 +60,11 @@ export async function queryCommand(argv: readonly string[], io: CommandIO): Prom
   const progress = progressLine(io.stderr);
   const stop = interruptible();
   try {
-    const stream = client.streamRaw(positionals[0]!, { format: values.format ?? 'TabSeparated', params, signal: stop.signal });
+    const stream = client.streamRaw(positionals[0]!, {
+      format: values.format ?? 'TabSeparated', params, signal: stop.signal,
+      // Progress polling costs a small query per interval: only when a terminal shows it.
+      ...(io.stderr.isTTY === true ? { onProgress: (p: Progress) => progress.server(p.readRows, p.totalRowsToRead) } : {}),
+    });
     const dest = values.out === undefined ? process.stdout : createWriteStream(values.out);
     await pipeline(counted(stream, progress), dest, { end: values.out !== undefined });
   } finally {
@@ -86,7 +91,10 @@ export async function insertCommand(argv: readonly string[], io: CommandIO): Pro
   const progress = progressLine(io.stderr);
   const stop = interruptible();
   try {
-    const res = await client.insert(table, counted(source, progress), { format: values.format, signal: stop.signal });
+    const res = await client.insert(table, counted(source, progress), {
+      format: values.format, signal: stop.signal,
+      ...(io.stderr.isTTY === true ? { onProgress: (p: Progress) => progress.server(p.writtenRows, 0) } : {}),
+    });
     progress.done();
     const written = res.summary?.['written_rows'];
     io.stderr.write(`chwire insert: ${written === undefined ? 'done' : `${written} rows written`} into ${table}\n`);

@@ -29,13 +29,13 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
   const release = await core.lock(opts.sessionId);
   try {
     const settings = core.settingsFor(opts, nativeReadSettings(caps));
-    const response = await core.transport.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true });
+    const response = await core.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true });
     const chunks: Uint8Array[] = [];
     // An exception an older server appends after the data is raised, never decoded (tail-hold.ts).
     for await (const c of heldBody(response, queryId)) chunks.push(c);
     // Loaded on first use: the columnar reader is only needed by this call.
     const native = await import('../native/index.js');
-    const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, ...decode } = opts;
+    const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, ...decode } = opts;
     const binaryTypes = hasBinaryTypeHeaders(settings);
     let result: NativeColumns;
     try {

@@ -8,7 +8,10 @@ import type { DecodeOptions } from '../plan/options.js';
 import type { TlsOptions } from '../transport/tls-options.js';
 import { LOAD_BALANCING, type LoadBalancing } from '../transport/hosts.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../transport/retry.js';
-import type { Transport } from '../transport/types.js';
+import type { Transport, TransportEvents } from '../transport/types.js';
+import { resolveObserver, type Observer } from './observe/call.js';
+import type { Logger, LogLevel } from './observe/logger.js';
+import type { TracingOptions } from './observe/tracing.js';
 
 export type SettingValue = string | number | boolean | bigint;
 export type Settings = Readonly<Record<string, SettingValue>>;
@@ -57,9 +60,20 @@ export interface ClientOptions extends DecodeOptions {
    * requestTimeout in total. `false`: one attempt. See docs/client.md for what is retried.
    */
   retry?: RetryOptions | false;
+  /** Where log lines go: `console`, a pino logger, or any object with debug/info/warn/error. Default none. */
+  logger?: Logger;
+  /** Least level written to `logger`. Default `'warn'`. */
+  logLevel?: LogLevel;
+  /** OpenTelemetry spans (needs `@opentelemetry/api`): `true` (the global tracer) or `{ tracer?, includeQueryText? }`. Default off. */
+  tracing?: boolean | TracingOptions;
+  /** Least time between two onProgress events of a call, ms. Default 500. */
+  progressInterval?: number;
+  /** A stream whose consumer leaves its response unread this long is logged at warn (once per call). Default 10000; 0 disables. */
+  slowConsumerMs?: number;
 }
 
 const KNOWN = new Set(['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize', 'loadBalancing', 'hostCooldown', 'retry',
+  'logger', 'logLevel', 'tracing', 'progressInterval', 'slowConsumerMs',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
 /** Where and how to connect, validated; an entry's TransportFactory turns it into a Transport. */
@@ -81,6 +95,8 @@ export interface HttpTarget {
   readonly compression: boolean;
   readonly requestCompression: boolean;
   readonly tls: TlsOptions | undefined;
+  /** Host state changes, for the client's log (observe/). */
+  readonly events?: TransportEvents | undefined;
   /** The options the caller actually gave (a transport that cannot honour one names it). */
   readonly given: ReadonlySet<string>;
   readonly loadBalancing: LoadBalancing;
@@ -97,6 +113,8 @@ export interface ResolvedConfig {
   database: string | undefined;
   settings: Settings;
   insertBlockSize: number;
+  /** Logs, diagnostics channel, spans and progress of each call. */
+  observer: Observer;
 }
 
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
@@ -128,13 +146,14 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
   }
   const hostCooldown = nonNegative('hostCooldown', o.hostCooldown, 10_000);
   const retry = resolveRetry(o.retry);
+  const observer = resolveObserver(o, o.database);
 
   if (list[0]!.startsWith('chdb:')) {
     if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
     const m = /^chdb:\/\/(\/.*)?$/.exec(list[0]!);
     if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
     const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize };
+    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, observer };
   }
 
   let username = o.username;
@@ -170,8 +189,9 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     hostCooldown,
     retry,
     given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
+    events: observer.transportEvents(),
   });
-  return { transport, database: o.database, settings, insertBlockSize };
+  return { transport, database: o.database, settings, insertBlockSize, observer };
 }
 
 function compressionOf(c: ClientOptions['compression']): { compression: boolean; requestCompression: boolean } {

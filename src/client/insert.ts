@@ -12,6 +12,7 @@ import type { QuerySummary } from '../transport/types.js';
 import type { ClientCore } from './client.js';
 import type { Settings } from './config.js';
 import { quoteIdentifier, quoteString, splitTableName } from './identifiers.js';
+import type { ProgressListener } from './observe/progress.js';
 
 export type InsertInput =
   | readonly unknown[]
@@ -37,6 +38,10 @@ export interface InsertOptions {
    * are bytes (Buffers, Uint8Arrays or strings, e.g. JSON lines for `'JSONEachRow'`) sent as is.
    */
   format?: string;
+  /** Live progress of this insert (rows and bytes written so far); see docs/client.md "Progress". */
+  onProgress?: ProgressListener;
+  /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
+  progressInterval?: number;
 }
 
 export interface InsertResult {
@@ -193,7 +198,7 @@ async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Arra
   const release = await core.lock(opts.sessionId);
   const queryId = opts.queryId ?? newQueryId();
   try {
-    const response = await core.transport.request({
+    const response = await core.request({
       sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: false,
     });
     for await (const _ of response.body) { /* an INSERT answers with an empty body */ }

@@ -9,6 +9,7 @@ import type { QuerySummary } from '../transport/types.js';
 import type { Settings } from './config.js';
 import { heldBody } from './tail-hold.js';
 import { QueryStreamBase, type OpenedBody } from './opened-query.js';
+import type { ProgressListener } from './observe/progress.js';
 
 export interface RawOptions {
   /** The output format, any the server has: `'CSVWithNames'`, `'Parquet'`, `'JSONEachRow'`, ... */
@@ -31,6 +32,10 @@ export interface RawOptions {
    * files) and of no byte arriving before the query has ended.
    */
   appendedExceptions?: 'detect' | 'wait';
+  /** Live progress of this call; see docs/client.md "Progress". */
+  onProgress?: ProgressListener;
+  /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
+  progressInterval?: number;
 }
 
 export interface RawStream extends AsyncIterable<Uint8Array> {
@@ -57,6 +62,7 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
   private async *run(): AsyncGenerator<Uint8Array> {
     const q = await this.begin();
     if (q === undefined) return;
+    let failed: unknown;
     try {
       // No byte of an exception an older server appends after the data is handed over (tail-hold.ts).
       for await (const out of heldBody(q.response, this.queryId, this.exceptionsApart, AMBIGUOUS_HINT)) {
@@ -66,10 +72,12 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
     } catch (e) {
       // cancel() cut the body: what follows (a premature close) is not an error.
       if (this.cancelled) return;
+      failed = e;
       throw e;
     } finally {
       q.response.cancel();
       q.release();
+      q.done?.(failed, undefined);
     }
   }
 }

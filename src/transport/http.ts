@@ -24,7 +24,7 @@ import {
   type Failure, type RetryPolicy,
 } from './retry.js';
 import { serverErrorFromText } from './server-error.js';
-import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
 import type { TlsOptions } from './tls-options.js';
 
@@ -53,6 +53,8 @@ export interface HttpTransportOptions {
   hostCooldown?: number | undefined;
   /** Default DEFAULT_RETRY. */
   retry?: RetryPolicy | undefined;
+  /** Host state changes, for the client's log. */
+  events?: TransportEvents | undefined;
 }
 
 const IDLE_SINCE = Symbol('chwire.idleSince');
@@ -229,7 +231,7 @@ export class HttpTransport implements Transport {
       };
       let failure: Failure;
       try {
-        return await this.attempt(out, used);
+        return await this.attempt(out, used, attempt);
       } catch (e) {
         errors.push(e);
         failure = failureOf(e);
@@ -240,16 +242,23 @@ export class HttpTransport implements Transport {
       const delay = Math.max(backoff(this.retry, attempt + 1), failure.retryAfter ?? 0);
       if (Date.now() + delay >= deadline) throw withEarlierAttempts(err, errors.slice(0, -1));
       if (!previousIsDead(failure)) allDead = false;
+      req.events?.retry?.({ attempt: attempt + 1, host: lastHost(err) ?? '', error: err, delayMs: delay });
       await sleep(delay, req.signal, out.queryId);
       if (this.closed) throw withEarlierAttempts(err, errors.slice(0, -1));
     }
   }
 
   /** One attempt: the hosts in selection order until one takes the request. */
-  private async attempt(out: Outgoing, used: Set<Host>): Promise<{ host: Host; response: TransportResponse }> {
+  private async attempt(out: Outgoing, used: Set<Host>, attempt: number): Promise<{ host: Host; response: TransportResponse }> {
     const refusals: { host: Host; error: unknown }[] = [];
-    for (const host of this.hostSet.order(used)) {
+    // A request pinned to a host (a progress poll goes where its query runs) tries that one only.
+    const pinned = out.req.host !== undefined ? this.hostSet.list.find((h) => h.where === out.req.host) : undefined;
+    const order = pinned !== undefined ? [pinned] : this.hostSet.order(used);
+    for (const host of order) {
       used.add(host);
+      const refused = refusals[refusals.length - 1];
+      if (refused !== undefined) out.req.events?.retry?.({ attempt, host: refused.host.where, error: refused.error, delayMs: 0 });
+      out.req.events?.attempt?.(host.where, attempt);
       try {
         return { host, response: await this.onHost(host, out) };
       } catch (e) {
@@ -307,17 +316,25 @@ export class HttpTransport implements Transport {
     const end = (): void => { if (!ended) { ended = true; this.hostSet.end(host); } };
     let sent: { req: http.ClientRequest; res: http.IncomingMessage };
     try {
-      sent = await this.sendOnce(host, out.ping ? 'GET' : 'POST', path, body, { signal: req.signal, queryId: out.queryId, headTimeout: out.headTimeout, timeoutLabel: out.timeoutLabel });
+      sent = await this.sendOnce(host, out.ping ? 'GET' : 'POST', path, body, { signal: req.signal, queryId: out.queryId, headTimeout: out.headTimeout, timeoutLabel: out.timeoutLabel, traceparent: req.traceparent });
     } catch (e) {
       end();
       const f = failureOf(e);
-      if (f.kind === 'refused') this.hostSet.unreachable(host, (e as Error).message);
-      else this.hostSet.settled(host);
+      if (f.kind === 'refused') {
+        const wasUp = host.up;
+        this.hostSet.unreachable(host, (e as Error).message);
+        if (wasUp) this.opts.events?.hostState?.({ host: host.where, up: false, error: e });
+      } else {
+        this.hostSet.settled(host);
+      }
+      markHost(e, host.where);
       // The request may have reached the server, which may still be running it: stop it there.
       if (f.kind === 'reset' && !out.ping) this.killQuery(host, out.queryId);
       throw e;
     }
+    const wasDown = !host.up;
     this.hostSet.reached(host);
+    if (wasDown) this.opts.events?.hostState?.({ host: host.where, up: true });
     const { res } = sent;
     const queryId = header(res, 'x-clickhouse-query-id') ?? out.queryId;
     if (res.statusCode !== 200) {
@@ -325,6 +342,7 @@ export class HttpTransport implements Transport {
       end();
       const status = res.statusCode ?? 0;
       const e = serverErrorFromText(text, status, queryId, header(res, 'x-clickhouse-exception-code'));
+      markHost(e, host.where);
       throw tag(e, { kind: classifyStatus(status, e), retryAfter: status === 429 || status === 503 ? parseRetryAfter(header(res, 'retry-after')) : undefined });
     }
     if (out.ping) {
@@ -346,7 +364,7 @@ export class HttpTransport implements Transport {
     }
     const exceptionTag = header(res, 'x-clickhouse-exception-tag');
     return {
-      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: exceptionTag !== undefined && exceptionTag !== '',
     };
   }
@@ -375,7 +393,7 @@ export class HttpTransport implements Transport {
    * connection is up, so a refused connection has taken none of it. Errors carry their retry
    * classification (refused, stale, reset, final).
    */
-  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: { signal?: AbortSignal | undefined; queryId: string | undefined; headTimeout: number; timeoutLabel: string }): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: { signal?: AbortSignal | undefined; queryId: string | undefined; headTimeout: number; timeoutLabel: string; traceparent?: string | undefined }): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     return new Promise((resolve, reject) => {
       if (this.closed) {
         reject(new ChwireConnectionError('client is closed', { queryId: r.queryId }));
@@ -390,6 +408,7 @@ export class HttpTransport implements Transport {
         'X-ClickHouse-Key': this.opts.password,
       };
       if (this.opts.compression) headers['Accept-Encoding'] = 'gzip';
+      if (r.traceparent !== undefined) headers['traceparent'] = r.traceparent;
       if (Buffer.isBuffer(body)) headers['Content-Length'] = String(body.length);
       else if (body !== undefined) headers['Transfer-Encoding'] = 'chunked';
       const gzipBody = body !== undefined && !Buffer.isBuffer(body) && this.opts.requestCompression === true;
@@ -487,6 +506,15 @@ export class HttpTransport implements Transport {
     for (const fail of [...this.pending]) fail(new ChwireConnectionError('the client was closed while the request was waiting for a response'));
     for (const h of this.hostSet.list) h.pool.agent.destroy();
   }
+}
+
+/** The host an attempt's error came from (for the retry event). */
+const HOST = Symbol('chwire.host');
+function markHost(e: unknown, where: string): void {
+  if (typeof e === 'object' && e !== null && !(HOST in e)) Object.defineProperty(e, HOST, { value: where, configurable: true });
+}
+function lastHost(e: unknown): string | undefined {
+  return (e as { [HOST]?: string } | null)?.[HOST];
 }
 
 /** A one-shot body and whether any of it was taken. */

@@ -10,7 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createGzip, gunzipSync } from 'node:zlib';
-import { engineBytes, engineText } from './engine.js';
+import { engineBytes, engineBytesBound, engineText } from './engine.js';
 
 export type Fault =
   | { kind: 'cut-clean'; at: number }            // send `at` bytes then end the body properly
@@ -214,7 +214,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
           const v = params.get(k);
           if (v !== null) settings[k] = v;
         }
-        body = await engineBytes(sql, format, settings);
+        // `param_*` are bound by the engine's binder, as a server does (26.x style only).
+        const bound: Record<string, string> = {};
+        for (const [k, v] of params) if (k.startsWith('param_')) bound[k.slice(6)] = v;
+        body = Object.keys(bound).length > 0 ? await engineBytesBound(sql, format, settings, bound) : await engineBytes(sql, format, settings);
       }
     } catch (e) {
       fail(String((e as Error).message));
