@@ -22,10 +22,11 @@ import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
 import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
 import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ProgressListener } from './observe/progress.js';
 
-export interface QueryOptions extends DecodeOptions {
+export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
   params?: Readonly<Record<string, unknown>>;
   settings?: Settings;
@@ -90,6 +91,8 @@ export interface ClientCore {
   lock(sessionId: string | undefined): Promise<() => void>;
   /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
   queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined>;
+  /** The call's role and httpHeaders, validated; ChwireConfigError when the server is too old for roles. */
+  surface(opts: CallSurfaceOptions, caps: Capabilities, info: ServerInfo): CallSurface;
   /** fetch with the library's decode defaults, not the client's (for the client's own queries). */
   fetchPlain<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
   /** transport.request, observed when the request's query id belongs to an observed call (see observe/). */
@@ -110,6 +113,7 @@ class ChwireClient implements Client, ClientCore {
   readonly insertBlockSize: number;
   readonly schemas: TableSchemaCache = new Map();
   private readonly settings: Settings;
+  private readonly roles: readonly string[] | undefined;
   private readonly decodeDefaults: DecodeOptions;
   private readonly locks = new SessionLocks();
   private closed = false;
@@ -123,6 +127,7 @@ class ChwireClient implements Client, ClientCore {
     this.database = cfg.database;
     this.settings = cfg.settings;
     this.insertBlockSize = cfg.insertBlockSize;
+    this.roles = cfg.roles;
     this.decodeDefaults = pickDecodeOptions(options);
     this.obs = cfg.observer;
     this.obs.attach(this.transport);
@@ -188,6 +193,10 @@ class ChwireClient implements Client, ClientCore {
     return out;
   }
 
+  surface(opts: CallSurfaceOptions, caps: Capabilities, info: ServerInfo): CallSurface {
+    return callSurface(this.roles, opts, caps, info);
+  }
+
   /**
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
@@ -195,13 +204,14 @@ class ChwireClient implements Client, ClientCore {
   private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string; idempotent?: boolean }, format: string | null, queryId: string, call: Call | undefined): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
     const { info, caps } = await this.capabilities(opts.signal);
     const params = await this.queryParams(opts, caps, info);
+    const surface = this.surface(opts, caps, info);
     const raw = format !== null && format !== '';
     const fmt = format === null ? undefined : raw ? format : opts.format ?? caps.rowFormat;
     const settings = this.settingsFor(opts, fmt === 'Native' && !raw ? nativeReadSettings(caps) : {});
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.request({
-        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null || opts.idempotent === true, whole: raw,
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null || opts.idempotent === true, whole: raw, ...surface,
       }, call);
       return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
@@ -313,7 +323,11 @@ class ChwireClient implements Client, ClientCore {
 
   insert(table: string, rows: InsertInput, opts: InsertOptions = {}): Promise<InsertResult> {
     return this.observed('insert', `INSERT INTO ${table}`, opts.queryId ?? newQueryId(), opts, table,
-      (queryId) => insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId }),
+      async (queryId) => {
+        const r = await insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId });
+        // Empty input sends nothing and names no query, observed or not.
+        return r.summary === undefined && opts.queryId === undefined && this.calls.get(queryId!)?.requested !== true ? { ...r, queryId: undefined } : r;
+      },
       (r) => writtenRows(r.summary), (r) => r.summary);
   }
 

@@ -7,11 +7,12 @@
 // append after the data, bytes that may start it are held back until it has ended (tail-hold.ts).
 import type { QuerySummary } from '../transport/types.js';
 import type { Settings } from './config.js';
+import type { CallSurfaceOptions } from './call-surface.js';
 import { heldBody } from './tail-hold.js';
 import { QueryStreamBase, type OpenedBody } from './opened-query.js';
 import type { ProgressListener } from './observe/progress.js';
 
-export interface RawOptions {
+export interface RawOptions extends CallSurfaceOptions {
   /** The output format, any the server has: `'CSVWithNames'`, `'Parquet'`, `'JSONEachRow'`, ... */
   format: string;
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */

@@ -1,6 +1,7 @@
 // The HTTP transport: a keep-alive pool per host (node:http/https Agent), the query in the POST
 // body (or, for INSERT, in the URL with the data streamed as a chunked body), settings and
-// `param_*` in the URL, credentials only in X-ClickHouse-User / X-ClickHouse-Key headers.
+// `param_*` in the URL, credentials only in X-ClickHouse-User / X-ClickHouse-Key headers (or an
+// access token in `Authorization: Bearer`), the rest of the request's shape from request-headers.ts.
 // Host choice is hosts.ts's, what may be sent again is retry.ts's; this file sends and classifies.
 // Invariants: credentials never appear in a URL, an error or a log line; every request (queries,
 // the version probe, ping, KILL QUERY aside, which goes to the query's host) goes through the same
@@ -14,9 +15,12 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { ChwireAbortError, ChwireConnectionError, ChwireServerError, ChwireTimeoutError, isChwireError } from '../errors.js';
 import { responseBody } from './http-body.js';
+import { checkCodecAvailable, compressor, decompressSmall, type Codec } from './codecs.js';
+import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
+import { checkAgent, proxyRefusal, requestTarget, tunnelThrough } from './proxy.js';
+import type { ProxyConfig } from './proxy-url.js';
 import { dropQueued, OpenResponses, poolExhaustedMessage, waitingForSocket } from './held-responses.js';
 import { HostSet, HostState, type HostStatus, type LoadBalancing } from './hosts.js';
 import {
@@ -42,10 +46,10 @@ export interface HttpTransportOptions {
   keepAlive: boolean;
   /** Longest time an idle socket is kept; also capped below the server's `Keep-Alive: timeout`. */
   idleSocketTtl: number;
-  /** Ask for gzip responses (`enable_http_compression=1`, `Accept-Encoding: gzip`). */
-  compression: boolean;
-  /** gzip streamed request bodies (inserts) as they are sent (`Content-Encoding: gzip`). Default false. */
-  requestCompression?: boolean;
+  /** Compressed responses in this codec (`enable_http_compression=1`, `Accept-Encoding`); true = gzip. */
+  compression: boolean | Codec;
+  /** Compress streamed request bodies (inserts) as they are sent (`Content-Encoding`); true = gzip. Default none. */
+  requestCompression?: boolean | Codec | undefined;
   tls?: TlsOptions | undefined;
   /** How requests are spread over `urls`. Default 'in-order' (the first host that is up). */
   loadBalancing?: LoadBalancing | undefined;
@@ -53,6 +57,14 @@ export interface HttpTransportOptions {
   hostCooldown?: number | undefined;
   /** Default DEFAULT_RETRY. */
   retry?: RetryPolicy | undefined;
+  /** `Authorization: Bearer` instead of X-ClickHouse-User/Key (a function is asked before every request). */
+  accessToken?: AccessToken | undefined;
+  /** Headers sent with every request (validated: none the client owns). */
+  httpHeaders?: Readonly<Record<string, string>> | undefined;
+  /** A forward proxy: absolute-form requests for http: servers, CONNECT tunnels for https: ones. */
+  proxy?: ProxyConfig | undefined;
+  /** The user's own agent for every host (checked here: an http.Agent fitting the URLs): no pool of ours, never destroyed by us. */
+  agent?: unknown;
   /** Host state changes, for the client's log. */
   events?: TransportEvents | undefined;
 }
@@ -162,11 +174,25 @@ export class HttpTransport implements Transport {
   private probe: Promise<ServerInfo> | undefined;
 
   constructor(private readonly opts: HttpTransportOptions) {
+    checkCodecAvailable('compression.response', opts.compression === true ? 'gzip' : opts.compression);
+    checkCodecAvailable('compression.request', opts.requestCompression === true ? 'gzip' : opts.requestCompression);
+    const own = checkAgent(opts.agent, opts.urls);
     const hosts = opts.urls.map((url, i) => new HostState<Pool>(url, i, {
-      agent: keepAliveAgent(url.protocol === 'https:', opts), info: undefined, known: undefined, open: new OpenResponses(),
+      agent: own ?? this.poolFor(url), info: undefined, known: undefined, open: new OpenResponses(),
     }));
     this.hostSet = new HostSet(hosts, opts.loadBalancing ?? 'in-order', opts.hostCooldown ?? 10_000);
     this.retry = opts.retry ?? DEFAULT_RETRY;
+  }
+
+  private poolFor(url: URL): http.Agent {
+    const secure = url.protocol === 'https:';
+    const agent = keepAliveAgent(secure, this.opts);
+    return secure && this.opts.proxy !== undefined ? tunnelThrough(agent as https.Agent, this.opts.proxy) : agent;
+  }
+
+  private get responseCodec(): Codec | undefined {
+    const c = this.opts.compression;
+    return c === true ? 'gzip' : c === false ? undefined : c;
   }
 
   /** Each host's state (no credentials). */
@@ -300,7 +326,7 @@ export class HttpTransport implements Transport {
       if (req.format !== undefined) query['default_format'] = req.format;
       if (out.queryId !== undefined) query['query_id'] = out.queryId;
       if (req.sessionId !== undefined) query['session_id'] = req.sessionId;
-      if (this.opts.compression) query['enable_http_compression'] = '1';
+      if (this.responseCodec !== undefined) query['enable_http_compression'] = '1';
       for (const [k, v] of Object.entries(req.settings ?? {})) query[k] = v;
       for (const [k, v] of Object.entries(req.params ?? {})) query[`param_${k}`] = v;
       if (out.body !== undefined) {
@@ -309,14 +335,16 @@ export class HttpTransport implements Transport {
       } else {
         body = Buffer.from(req.sql, 'utf8');
       }
-      path = `${host.url.pathname.replace(/\/$/, '')}/?${new URLSearchParams(query).toString()}`;
+      path = `${host.url.pathname.replace(/\/$/, '')}/?${queryString(query, req.role)}`;
     }
+    // Built once per attempt (an accessToken function is asked here), reused by its stale-socket resend.
+    const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: req.httpHeaders, accept: this.responseCodec });
     this.hostSet.begin(host);
     let ended = false;
     const end = (): void => { if (!ended) { ended = true; this.hostSet.end(host); } };
     let sent: { req: http.ClientRequest; res: http.IncomingMessage };
     try {
-      sent = await this.sendOnce(host, out.ping ? 'GET' : 'POST', path, body, { signal: req.signal, queryId: out.queryId, headTimeout: out.headTimeout, timeoutLabel: out.timeoutLabel, traceparent: req.traceparent });
+      sent = await this.sendOnce(host, out.ping ? 'GET' : 'POST', path, body, { signal: req.signal, queryId: out.queryId, headTimeout: out.headTimeout, timeoutLabel: out.timeoutLabel, traceparent: req.traceparent }, headers);
     } catch (e) {
       end();
       const f = failureOf(e);
@@ -338,6 +366,8 @@ export class HttpTransport implements Transport {
     const { res } = sent;
     const queryId = header(res, 'x-clickhouse-query-id') ?? out.queryId;
     if (res.statusCode !== 200) {
+      const refusal = proxyRefusal(this.opts.proxy, res.statusCode);
+      if (refusal !== undefined) { res.resume(); end(); throw new ChwireConnectionError(refusal, { queryId }); }
       const text = await readAll(res);
       end();
       const status = res.statusCode ?? 0;
@@ -393,7 +423,7 @@ export class HttpTransport implements Transport {
    * connection is up, so a refused connection has taken none of it. Errors carry their retry
    * classification (refused, stale, reset, final).
    */
-  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: { signal?: AbortSignal | undefined; queryId: string | undefined; headTimeout: number; timeoutLabel: string; traceparent?: string | undefined }): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: { signal?: AbortSignal | undefined; queryId: string | undefined; headTimeout: number; timeoutLabel: string; traceparent?: string | undefined }, baseHeaders: Record<string, string>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     return new Promise((resolve, reject) => {
       if (this.closed) {
         reject(new ChwireConnectionError('client is closed', { queryId: r.queryId }));
@@ -403,22 +433,20 @@ export class HttpTransport implements Transport {
         reject(new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: r.queryId, cause: r.signal.reason }));
         return;
       }
-      const headers: Record<string, string> = {
-        'X-ClickHouse-User': this.opts.username,
-        'X-ClickHouse-Key': this.opts.password,
-      };
-      if (this.opts.compression) headers['Accept-Encoding'] = 'gzip';
+      const target = requestTarget(host.url, path, this.opts.proxy);
+      const headers: Record<string, string> = { ...baseHeaders, ...target.headers };
       if (r.traceparent !== undefined) headers['traceparent'] = r.traceparent;
       if (Buffer.isBuffer(body)) headers['Content-Length'] = String(body.length);
       else if (body !== undefined) headers['Transfer-Encoding'] = 'chunked';
-      const gzipBody = body !== undefined && !Buffer.isBuffer(body) && this.opts.requestCompression === true;
-      if (gzipBody) headers['Content-Encoding'] = 'gzip';
+      const rc = this.opts.requestCompression;
+      const bodyCodec: Codec | undefined = body === undefined || Buffer.isBuffer(body) || rc === undefined || rc === false ? undefined : rc === true ? 'gzip' : rc;
+      if (bodyCodec !== undefined) headers['Content-Encoding'] = bodyCodec;
       const lib = host.url.protocol === 'https:' ? https : http;
       const req = lib.request({
         protocol: host.url.protocol,
-        hostname: host.url.hostname.replace(/^\[|\]$/g, ''),
-        port: host.url.port || (host.url.protocol === 'https:' ? 443 : 80),
-        method, path, headers, agent: host.pool.agent,
+        hostname: target.hostname,
+        port: target.port,
+        method, path: target.path, headers, agent: host.pool.agent,
       });
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
@@ -463,11 +491,11 @@ export class HttpTransport implements Transport {
         // Sending the body is progress: the timeout counts from its last chunk, not from the start
         // (a long insert that keeps streaming must not time out; a stalled one still does).
         if (timer !== undefined) src.on('data', () => { if (!settled) timer!.refresh(); });
-        if (gzipBody) {
-          // The fastest level: the body is compressed while it streams, on the event loop.
-          const gz = createGzip({ level: zlibConstants.Z_BEST_SPEED });
-          gz.on('error', (e) => { req.destroy(e); });
-          src.pipe(gz).pipe(req);
+        if (bodyCodec !== undefined) {
+          // Fast settings (codecs.ts): the body is compressed while it streams, on the event loop.
+          const z = compressor(bodyCodec);
+          z.on('error', (e) => { req.destroy(e); });
+          src.pipe(z).pipe(req);
         } else {
           src.pipe(req);
         }
@@ -504,7 +532,8 @@ export class HttpTransport implements Transport {
     this.closed = true;
     // Requests still waiting (for a socket or a response head) fail now and send nothing more.
     for (const fail of [...this.pending]) fail(new ChwireConnectionError('the client was closed while the request was waiting for a response'));
-    for (const h of this.hostSet.list) h.pool.agent.destroy();
+    // The user's own agent is theirs to close.
+    if (this.opts.agent === undefined) for (const h of this.hostSet.list) h.pool.agent.destroy();
   }
 }
 
@@ -560,11 +589,6 @@ async function readAll(res: http.IncomingMessage): Promise<string> {
   } catch {
     // An error body cut short is still the best description we have.
   }
-  let buf = Buffer.concat(chunks);
-  const enc = String(res.headers['content-encoding'] ?? '');
-  if (enc === 'gzip') {
-    const { gunzipSync } = await import('node:zlib');
-    try { buf = gunzipSync(buf); } catch { /* keep raw */ }
-  }
+  const buf = await decompressSmall(String(res.headers['content-encoding'] ?? ''), Buffer.concat(chunks));
   return buf.toString('utf8');
 }

@@ -29,6 +29,10 @@ export interface TransportRequest {
    * Otherwise a request is sent again only when its connection was refused (nothing was sent).
    */
   idempotent?: boolean | undefined;
+  /** Roles for this request, one `role` URL parameter each (already checked against the server's version). */
+  role?: readonly string[] | undefined;
+  /** Headers of this call, over the client's (validated: none the client owns). HTTP only. */
+  httpHeaders?: Readonly<Record<string, string>> | undefined;
   /**
    * The result must arrive as one document of `format` (a raw export): the embedded engine then
    * runs the query single-shot, since its streamed chunks are each a document of their own
