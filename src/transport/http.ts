@@ -337,13 +337,14 @@ export class HttpTransport implements Transport {
       }
       path = `${host.url.pathname.replace(/\/$/, '')}/?${queryString(query, req.role)}`;
     }
-    // Built once per attempt (an accessToken function is asked here), reused by its stale-socket resend.
-    const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: req.httpHeaders, accept: this.responseCodec });
+    // Synchronously after host selection, so a host being probed is probed by this request only.
     this.hostSet.begin(host);
     let ended = false;
     const end = (): void => { if (!ended) { ended = true; this.hostSet.end(host); } };
     let sent: { req: http.ClientRequest; res: http.IncomingMessage };
     try {
+      // Built per request (an accessToken function is asked here).
+      const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: req.httpHeaders, accept: this.responseCodec });
       sent = await this.sendOnce(host, out.ping ? 'GET' : 'POST', path, body, { signal: req.signal, queryId: out.queryId, headTimeout: out.headTimeout, timeoutLabel: out.timeoutLabel, traceparent: req.traceparent }, headers);
     } catch (e) {
       end();
