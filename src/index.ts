@@ -15,6 +15,7 @@ export type { RowStream } from './client/row-stream.js';
 export type { RawStream, RawOptions } from './client/raw-stream.js';
 export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './client/insert.js';
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
+export type { ColumnStream, ColumnBatch } from './client/column-stream.js';
 export { tuple, QueryTuple } from './client/params.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export type { TlsOptions } from './transport/tls-options.js';

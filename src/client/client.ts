@@ -21,7 +21,8 @@ import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js'
 import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
 import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
-import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { fetchColumnsImpl, openColumns, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { ColumnStreamImpl, type ColumnStream } from './column-stream.js';
 import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ProgressListener } from './observe/progress.js';
@@ -69,6 +70,8 @@ export interface Client {
   execute(sql: string, opts?: ExecOptions): Promise<ExecResult>;
   insert(table: string, rows: InsertInput, opts?: InsertOptions): Promise<InsertResult>;
   fetchColumns(sql: string, opts?: ColumnsOptions): Promise<ColumnsResult>;
+  /** The result as column batches, one per Native block as it arrives (the shapes of fetchColumns). */
+  streamColumns(sql: string, opts?: ColumnsOptions): ColumnStream;
   /** Forget cached table schemas used by insert() (all, or one table). */
   refreshSchema(table?: string): void;
   /** The server's version (probed once per host). */
@@ -335,6 +338,25 @@ class ChwireClient implements Client, ClientCore {
     return this.observed('fetchColumns', sql, opts.queryId ?? newQueryId(), opts, undefined,
       (queryId) => fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), ...(queryId === undefined ? {} : { queryId }) }),
       (r) => r.rowCount, () => undefined);
+  }
+
+  streamColumns(sql: string, opts: ColumnsOptions = {}): ColumnStream {
+    const all = { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) } as ColumnsOptions;
+    const queryId = opts.queryId ?? newQueryId();
+    return new ColumnStreamImpl(async () => {
+      // Observed like stream(): its requests go through request() by query id while it runs.
+      const call = await this.begin('streamColumns', sql, queryId, opts);
+      const forget = (): void => { if (call !== undefined && this.calls.get(queryId) === call) this.calls.delete(queryId); };
+      if (call !== undefined) this.calls.set(queryId, call);
+      try {
+        const q = await openColumns(this, sql, all, queryId);
+        return { ...q, done: call === undefined ? undefined : (e: unknown, rows: number | undefined) => { forget(); call.end(e, rows, q.response.summary); } };
+      } catch (e) {
+        forget();
+        call?.end(e, undefined);
+        throw e;
+      }
+    }, queryId, all);
   }
 
   refreshSchema(table?: string): void {

@@ -222,7 +222,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       else {
         // The format settings the client may send, applied by the engine as a server would.
         const settings: Record<string, string> = {};
-        for (const k of ['output_format_native_encode_types_in_binary_format']) {
+        for (const k of ['output_format_native_encode_types_in_binary_format', 'output_format_arrow_compression_method']) {
           const v = params.get(k);
           if (v !== null) settings[k] = v;
         }
