@@ -389,6 +389,19 @@ class ChwireClient implements Client, ClientCore {
     await this.transport.close();
   }
 
+  /**
+   * What console.log, util.inspect and JSON.stringify show of a client: its transport kind only.
+   * Its fields hold the password, an access token and proxy credentials, which must never reach a
+   * log line.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `ChwireClient { transport: '${this.transport.kind}' }`;
+  }
+
+  toJSON(): { transport: string } {
+    return { transport: this.transport.kind };
+  }
+
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
