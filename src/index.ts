@@ -9,7 +9,7 @@ export function createClient(options: ClientOptions = {}): Client {
   return createClientWith(options, nodeTransport);
 }
 
-export type { Client, QueryOptions, ExecOptions, Rows, ExecResult } from './client/client.js';
+export type { Client, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue } from './client/client.js';
 export type { ClientOptions, Settings, SettingValue } from './client/config.js';
 export type { RowStream } from './client/row-stream.js';
 export type { RawStream, RawOptions } from './client/raw-stream.js';

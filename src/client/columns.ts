@@ -54,7 +54,7 @@ export interface OpenedColumns extends OpenedBody {
 /** Sends `sql` for a columnar read (Native, with the client's read settings). */
 export async function openColumns(core: ClientCore, sql: string, opts: ColumnsOptions, queryId: string): Promise<OpenedColumns> {
   const { info, caps } = await core.capabilities(opts.signal);
-  const params = await core.queryParams(opts, caps, info);
+  const params = await core.queryParams(opts, caps, info, sql);
   const surface = core.surface(opts, caps, info);
   const settings = core.settingsFor(opts, nativeReadSettings(caps));
   const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, role: _r, httpHeaders: _h, ...rest } = opts;

@@ -28,6 +28,7 @@ import {
   type Failure, type RetryPolicy,
 } from './retry.js';
 import { serverErrorFromText } from './server-error.js';
+import { checkUrlLength, oldUrlLimitError } from './url-limit.js';
 import { parseVersion, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
 import type { TlsOptions } from './tls-options.js';
@@ -336,6 +337,7 @@ export class HttpTransport implements Transport {
         body = Buffer.from(req.sql, 'utf8');
       }
       path = `${host.url.pathname.replace(/\/$/, '')}/?${queryString(query, req.role)}`;
+      checkUrlLength(path, req.params);
     }
     // Synchronously after host selection, so a host being probed is probed by this request only.
     this.hostSet.begin(host);
@@ -372,7 +374,7 @@ export class HttpTransport implements Transport {
       const text = await readAll(res);
       end();
       const status = res.statusCode ?? 0;
-      const e = serverErrorFromText(text, status, queryId, header(res, 'x-clickhouse-exception-code'));
+      const e = oldUrlLimitError(status, text, path, req.params) ?? serverErrorFromText(text, status, queryId, header(res, 'x-clickhouse-exception-code'));
       markHost(e, host.where);
       throw tag(e, { kind: classifyStatus(status, e), retryAfter: status === 429 || status === 503 ? parseRetryAfter(header(res, 'retry-after')) : undefined });
     }

@@ -109,7 +109,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
 
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => void handle(req, res);
   const server: http.Server = opts.tls === undefined
-    ? http.createServer(onRequest)
+    // URLs up to a modern server's http_max_uri_size (1 MiB) and more: query parameters ride in them.
+    ? http.createServer({ maxHeaderSize: 4 << 20 }, onRequest)
     : https.createServer({ ...opts.tls, rejectUnauthorized: opts.tls.requestCert === true }, onRequest);
   server.keepAliveTimeout = (opts.keepAliveTimeout ?? 10) * 1000;
   server.on('connection', (s: Socket) => {
