@@ -11,6 +11,7 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { engineBytes, engineText } from './engine.js';
+import { answerCors, boundParams, engineBytesBound, storeNativeInsert } from './test-server-web.js';
 
 export type Fault =
   | { kind: 'cut-clean'; at: number }            // send `at` bytes then end the body properly
@@ -44,6 +45,10 @@ export interface TestServerOptions {
   keepAliveTimeout?: number;
   /** Serve HTTPS with this key and certificate; `ca` + `requestCert` demand a client certificate signed by `ca`. */
   tls?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer; requestCert?: boolean };
+  /** Store Native inserts in the engine instead of only recording them (test-server-web.ts). */
+  storeInserts?: boolean;
+  /** Answer CORS preflights and add CORS headers when asked (add_http_cors_header=1), as docs/web.md configures a server. */
+  cors?: boolean;
 }
 
 export interface TestServer {
@@ -117,6 +122,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     }
     const u = new URL(req.url ?? '/', 'http://x');
     const params = u.searchParams;
+    if (opts.cors === true && answerCors(req, res, params)) return;
     const raw = Buffer.concat(chunks);
     const received = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
     const sql = params.get('query') ?? received.toString('utf8');
@@ -156,7 +162,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     try {
       if (/^\s*SELECT version\(\)\s*$/i.test(sql)) body = Buffer.from(`${version}\n`);
       // An INSERT with its data in the body: recorded (see `requests`), acknowledged, not stored.
-      else if (/^\s*INSERT\b/i.test(sql) && raw.length > 0) body = new Uint8Array(0);
+      else if (/^\s*INSERT\b/i.test(sql) && raw.length > 0) {
+        if (opts.storeInserts === true) await storeNativeInsert(sql, received);
+        body = new Uint8Array(0);
+      }
       else if (format === undefined) body = Buffer.from(await engineText(sql, 'TabSeparated'));
       else {
         // The format settings the client may send, applied by the engine as a server would.
@@ -165,7 +174,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
           const v = params.get(k);
           if (v !== null) settings[k] = v;
         }
-        body = await engineBytes(sql, format, settings);
+        const bound = old ? undefined : boundParams(params);
+        body = bound === undefined ? await engineBytes(sql, format, settings) : await engineBytesBound(sql, format, bound, settings);
       }
     } catch (e) {
       fail(String((e as Error).message));

@@ -1,0 +1,69 @@
+// What the loopback test server needs for chwire/web and the runtime smoke suite, kept apart
+// from test-server.ts: `{name:Type}` parameters bound by the engine (as a 26.x server binds
+// `param_*`), Native inserts really stored in the engine (so a runtime in another process can read
+// back what it inserted), and the CORS answers a browser page needs (a preflight for the
+// X-ClickHouse-* request headers, the response headers exposed to the page).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { queryBindAsync } from 'chdb';
+import { chdbParamValue } from '../../src/transport/chdb-params.js';
+import { engineExec } from './engine.js';
+
+/** `param_*` of a request, in the form chdb's binder takes (null for `\N`). */
+export function boundParams(params: URLSearchParams): Record<string, string | null> | undefined {
+  const out: Record<string, string | null> = {};
+  let any = false;
+  for (const [k, v] of params) {
+    if (k.startsWith('param_')) { out[k.slice(6)] = chdbParamValue(k.slice(6), v); any = true; }
+  }
+  return any ? out : undefined;
+}
+
+/** The engine's bytes of `sql` with bound parameters. */
+export async function engineBytesBound(sql: string, format: string, params: Record<string, string | null>, settings: Record<string, string>): Promise<Uint8Array> {
+  const entries = Object.entries(settings);
+  const full = entries.length === 0 ? sql : `${sql} SETTINGS ${entries.map(([k, v]) => `${k}='${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(', ')}`;
+  return (await queryBindAsync(full, params, { format })).bytes();
+}
+
+/** `INSERT INTO t (cols) FORMAT Native` with its body: stored in the engine (through a temporary file). True when it was such an insert. */
+export async function storeNativeInsert(sql: string, body: Uint8Array): Promise<boolean> {
+  const m = /^\s*(INSERT\s+INTO\s+[\s\S]*?)\s+FORMAT\s+Native\s*$/i.exec(sql);
+  if (m === null) return false;
+  const dir = await mkdtemp(join(tmpdir(), 'chwire-ts-insert-'));
+  try {
+    const file = join(dir, 'body.native');
+    await writeFile(file, body);
+    await engineExec(`${m[1]} SELECT * FROM file('${file}', 'Native')`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return true;
+}
+
+const EXPOSED = 'X-ClickHouse-Query-Id, X-ClickHouse-Summary, X-ClickHouse-Timezone, X-ClickHouse-Exception-Tag, X-ClickHouse-Exception-Code, X-ClickHouse-Format';
+
+/**
+ * CORS as a server configured per docs/web.md answers: an OPTIONS preflight gets the allowed
+ * methods and headers (ClickHouse: `http_options_response`); a request with
+ * `add_http_cors_header=1` gets `Access-Control-Allow-Origin` and the exposed X-ClickHouse-*
+ * headers. Returns true when the request was a preflight (answered).
+ */
+export function answerCors(req: http.IncomingMessage, res: http.ServerResponse, params: URLSearchParams): boolean {
+  if (req.method === 'OPTIONS') {
+    res.statusCode = 204;
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Methods', 'POST, GET, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', 'X-ClickHouse-User, X-ClickHouse-Key, Content-Type, Content-Encoding');
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.end();
+    return true;
+  }
+  if (params.get('add_http_cors_header') === '1' || new URL(req.url ?? '/', 'http://x').pathname.endsWith('/ping')) {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', EXPOSED);
+  }
+  return false;
+}
