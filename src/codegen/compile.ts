@@ -2,19 +2,55 @@
 // row builders and encoders all come through here), the hash that names generated code, and the
 // bounded cache of compiled code.
 //
-// Invariant: a function is compiled from generator output only (see emitter.ts and the Native
+// Invariants: a function is compiled from generator output only (see emitter.ts and the Native
 // generators); the cache holds at most `limit` entries and evicts the least recently used (Map
 // insertion order, refreshed on hit), so a client that sees many schemas cannot grow without bound.
+// Where code generation from strings is refused (workerd, a strict CSP, node
+// --disallow-code-generation-from-strings; detected once per process), `compiled()` gives a
+// function only for source that was compiled ahead of time and registered with exactly the same
+// text (registerCompiled), else undefined: every caller then takes its interpreted path, which
+// gives the same results. A precompiled function is used only for the exact source the run-time
+// generator produces for the schema at hand, so a changed schema can never reach stale code.
 
-/** Compile generated `source` as the body of a function with these parameter names. */
-export function compileFunction<F>(params: readonly string[], source: string): F {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function(...params, source) as F;
+/** Whether `new Function` works here, found once (the first call pays one tiny compile). */
+let evalAllowed: boolean | undefined;
+
+export function codeGenerationAllowed(): boolean {
+  if (evalAllowed === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval
+      evalAllowed = (new Function('return 1') as () => number)() === 1;
+    } catch {
+      // EvalError (V8 flag, workerd, CSP), or any other refusal: generate no code.
+      evalAllowed = false;
+    }
+  }
+  return evalAllowed;
 }
 
-/** Compile a factory body taking (C, H) — constants and helpers — and returning its result. */
-export function compileFactory<T>(source: string): (constants: readonly unknown[], helpers: unknown) => T {
-  return compileFunction(['C', 'H'], source);
+/** Functions compiled ahead of time, by their exact parameter list and source text. */
+const registry = new Map<string, unknown>();
+const registryKey = (params: readonly string[], source: string): string => `${params.join(',')}\u0000${source}`;
+
+/**
+ * Registers `fn` as the compiled form of `source` taking `params` (for generated modules: the
+ * generator's own text, emitted as a function ahead of time). Used in every runtime, eval or not,
+ * whenever the run-time generator produces exactly this source.
+ */
+export function registerCompiled(params: readonly string[], source: string, fn: (...args: never[]) => unknown): void {
+  registry.set(registryKey(params, source), fn);
+}
+
+/**
+ * The function for generated `source` with these parameter names: the registered one, else a
+ * `new Function` where code generation is allowed, else undefined (take the interpreted path).
+ */
+export function compiled<F>(params: readonly string[], source: string): F | undefined {
+  const pre = registry.size > 0 ? registry.get(registryKey(params, source)) : undefined;
+  if (pre !== undefined) return pre as F;
+  if (!codeGenerationAllowed()) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function(...params, source) as F;
 }
 
 /** FNV-1a, 2 × 32 bits, as 16 hex digits: names generated code (sourceURL) without schema text. */

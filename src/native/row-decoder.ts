@@ -27,7 +27,8 @@ import { readBlock, newProgress, SlotCache, type BlockProgress } from './block-r
 import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOptions } from './options.js';
 import { specialReader } from './column-dynamic.js';
 import { lazyColumn, type LazyColumn } from './lazy-columns.js';
-import { BoundedCache, compileFunction, hashKey } from '../codegen/compile.js';
+import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
+import { interpretedRowBuilder, interpretedSourceFactory } from './interpreted-rows.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
 
@@ -51,7 +52,8 @@ function rowBuilder(names: readonly string[], shape: 'object' | 'array'): RowBui
   if (b !== undefined) return b;
   const body = rowLiteral(names, shape, (k) => `c[${k}][i]`);
   const source = `'use strict';\nreturn function buildRow(c, i) { return ${body}; };\n`;
-  b = compileFunction<() => RowBuilder>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)();
+  // Where code generation is refused: the same rows from a loop (interpreted-rows.ts).
+  b = compiled<() => RowBuilder>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)?.() ?? interpretedRowBuilder(names, shape);
   builders.set(key, b);
   return b;
 }
@@ -71,7 +73,7 @@ function sourceFactory(names: readonly string[], shape: 'object' | 'array', lazy
   const hoist = names.map((_, k) => `const c${k} = c[${k}]${lazy[k] ? `, g${k} = g[${k}]` : ''};`);
   const body = rowLiteral(names, shape, (k) => (lazy[k] ? `g${k}(c${k}, i)` : `c${k}[i]`));
   const source = `'use strict';\nreturn function make(c, g) {\n  ${hoist.join('\n  ')}\n  return function row(i) { return ${body}; };\n};\n`;
-  f = compileFunction<() => SourceFactory>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)();
+  f = compiled<() => SourceFactory>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)?.() ?? interpretedSourceFactory(names, shape, lazy);
   factories.set(key, f);
   return f;
 }
