@@ -215,3 +215,29 @@ test('a custom fetch is used for every request', async () => {
   assert.ok(calls >= 2, 'version probe and query');
   await c.close();
 });
+
+/** A fetch that hides every X-ClickHouse-* response header, as a browser does for a cross-origin server that exposes none. */
+const hidingFetch = async (input: string, init: RequestInit): Promise<Response> => {
+  const res = await fetch(input, init);
+  const headers = new Headers();
+  res.headers.forEach((v, k) => { if (!k.startsWith('x-clickhouse-')) headers.set(k, v); });
+  return new Response(res.body, { status: res.status, headers });
+};
+
+test('headers hidden by CORS: a tagged exception is still an error with no garbage row, and data that looks like a marker is data', async () => {
+  const c = client({ fetch: hidingFetch });
+  const tagged = 'SELECT number AS n FROM numbers(20000) /* web-hidden-tagged */';
+  server.fault('/* web-hidden-tagged */', { kind: 'exception-tagged', at: 1 + 2 + 7 + 10000 * 8, message: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)' });
+  let n = 0;
+  const e = await (async () => {
+    try { for await (const r of c.stream<{ n: bigint }>(tagged)) { assert.equal(r.n, BigInt(n)); n++; } } catch (x) { return x; }
+    return undefined;
+  })();
+  assert.ok(e instanceof ChwireServerError, String(e));
+  assert.equal(e.serverName, 'MEMORY_LIMIT_EXCEEDED');
+  assert.equal(n, 10000);
+  const text = 'a\r\n__exception__\r\nnot one, just text';
+  const rows = await c.fetch<{ s: string; n: bigint }>('SELECT {s:String} AS s, number AS n FROM numbers(3)', { params: { s: text } });
+  assert.deepEqual([...rows], [0n, 1n, 2n].map((x) => ({ s: text, n: x })));
+  await c.close();
+});

@@ -43,15 +43,14 @@ export async function storeNativeInsert(sql: string, body: Uint8Array): Promise<
   return true;
 }
 
-const EXPOSED = 'X-ClickHouse-Query-Id, X-ClickHouse-Summary, X-ClickHouse-Timezone, X-ClickHouse-Exception-Tag, X-ClickHouse-Exception-Code, X-ClickHouse-Format';
-
 /**
- * CORS as a server configured per docs/web.md answers: an OPTIONS preflight gets the allowed
- * methods and headers (ClickHouse: `http_options_response`); a request with
- * `add_http_cors_header=1` gets `Access-Control-Allow-Origin` and the exposed X-ClickHouse-*
- * headers. Returns true when the request was a preflight (answered).
+ * CORS as a ClickHouse server answers when configured per docs/web.md: an OPTIONS preflight gets
+ * the allowed methods and headers (`http_options_response`), every response
+ * `Access-Control-Allow-Origin: *` (`add_http_cors_header=1` in the user's profile). Like
+ * ClickHouse, no X-ClickHouse-* response header is exposed to the page. Returns true when the
+ * request was a preflight (answered).
  */
-export function answerCors(req: http.IncomingMessage, res: http.ServerResponse, params: URLSearchParams): boolean {
+export function answerCors(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (req.method === 'OPTIONS') {
     res.statusCode = 204;
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -61,9 +60,6 @@ export function answerCors(req: http.IncomingMessage, res: http.ServerResponse, 
     res.end();
     return true;
   }
-  if (params.get('add_http_cors_header') === '1' || new URL(req.url ?? '/', 'http://x').pathname.endsWith('/ping')) {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', EXPOSED);
-  }
+  res.setHeader('Access-Control-Allow-Origin', '*');
   return false;
 }

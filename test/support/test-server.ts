@@ -47,7 +47,7 @@ export interface TestServerOptions {
   tls?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer; requestCert?: boolean };
   /** Store Native inserts in the engine instead of only recording them (test-server-web.ts). */
   storeInserts?: boolean;
-  /** Answer CORS preflights and add CORS headers when asked (add_http_cors_header=1), as docs/web.md configures a server. */
+  /** Answer CORS preflights and allow any origin, as a server configured per docs/web.md (test-server-web.ts). */
   cors?: boolean;
 }
 
@@ -122,7 +122,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     }
     const u = new URL(req.url ?? '/', 'http://x');
     const params = u.searchParams;
-    if (opts.cors === true && answerCors(req, res, params)) return;
+    if (opts.cors === true && answerCors(req, res)) return;
     const raw = Buffer.concat(chunks);
     const received = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
     const sql = params.get('query') ?? received.toString('utf8');
