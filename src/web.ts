@@ -46,9 +46,17 @@ export function createClient(options: WebClientOptions = {}): Client {
   if (fetchFn === undefined) throw new ChwireConfigError('chwire/web needs fetch: this runtime has no globalThis.fetch (pass option fetch)');
   const makeTransport = (target: TransportTarget): Transport => {
     if (target.kind === 'chdb') throw new ChwireConfigError('option url: chdb:// (the embedded engine) needs Node; chwire/web connects to http(s):// servers only');
+    // The runtime's fetch chooses (and decodes) the response encoding; a browser forbids setting
+    // Accept-Encoding. Request bodies: what CompressionStream makes.
+    if (target.compression !== false && target.compression !== 'gzip') {
+      throw new ChwireConfigError(`option compression: chwire/web cannot ask for ${target.compression} responses (the runtime's fetch chooses the encoding); use compression: true`);
+    }
+    const rc = target.requestCompression;
+    if (rc !== undefined && rc !== 'gzip' && rc !== 'deflate') throw new ChwireConfigError(`option compression.request: chwire/web compresses request bodies with CompressionStream, which has gzip and deflate, not ${rc}`);
     return new FetchTransport({
       urls: target.urls, username: target.username, password: target.password, database: target.database,
-      requestTimeout: target.requestTimeout, compression: target.compression, requestCompression: target.requestCompression,
+      requestTimeout: target.requestTimeout, compression: target.compression !== false, requestCompression: rc,
+      accessToken: target.accessToken, httpHeaders: target.httpHeaders,
       requestStreams: requestStreams ?? requestStreamsSupported(), fetch: fetchFn,
     });
   };

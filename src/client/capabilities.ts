@@ -16,6 +16,8 @@ export interface Capabilities {
    * binary one keeps it, so columns report their real types.
    */
   readonly nativeBinaryTypes: boolean;
+  /** The `role` URL parameter (24.4+). */
+  readonly roles: boolean;
 }
 
 /** The setting that makes Native headers carry binary type encodings. */
@@ -33,6 +35,7 @@ export function capabilitiesOf(info: ServerInfo): Capabilities {
     params: atLeast(info, 19, 11),
     asyncInsert: atLeast(info, 21, 11),
     nativeBinaryTypes: atLeast(info, 24, 7),
+    roles: atLeast(info, 24, 4),
   };
 }
 

@@ -10,7 +10,7 @@ import { createRowBinaryDecoder } from '../codec.js';
 import { createNativeDecoder } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
-import type { QuerySummary, ServerInfo, Transport, TransportResponse } from '../transport/types.js';
+import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportResponse } from '../transport/types.js';
 import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
 import { resolveConfig, renderSetting, type ClientOptions, type Settings, type TransportFactory } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
@@ -21,8 +21,11 @@ import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
 import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
 import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
+import type { Call, CallOptions, Observer } from './observe/call.js';
+import type { ProgressListener } from './observe/progress.js';
 
-export interface QueryOptions extends DecodeOptions {
+export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
   params?: Readonly<Record<string, unknown>>;
   settings?: Settings;
@@ -32,6 +35,10 @@ export interface QueryOptions extends DecodeOptions {
   signal?: AbortSignal;
   /** Wire format for rows; default RowBinaryWithNamesAndTypes (Native on servers without it). */
   format?: 'RowBinaryWithNamesAndTypes' | 'Native';
+  /** Live progress of this call (rows and bytes read and written so far); see docs/client.md "Progress". */
+  onProgress?: ProgressListener;
+  /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
+  progressInterval?: number;
 }
 
 export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions>;
@@ -78,8 +85,12 @@ export interface ClientCore {
   lock(sessionId: string | undefined): Promise<() => void>;
   /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
   queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined>;
+  /** The call's role and httpHeaders, validated; ChwireConfigError when the server is too old for roles. */
+  surface(opts: CallSurfaceOptions, caps: Capabilities, info: ServerInfo): CallSurface;
   /** fetch with the library's decode defaults, not the client's (for the client's own queries). */
   fetchPlain<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
+  /** transport.request, observed when the request's query id belongs to an observed call (see observe/). */
+  request(req: TransportRequest): Promise<TransportResponse>;
 }
 
 /**
@@ -96,9 +107,13 @@ class ChwireClient implements Client, ClientCore {
   readonly insertBlockSize: number;
   readonly schemas: TableSchemaCache = new Map();
   private readonly settings: Settings;
+  private readonly roles: readonly string[] | undefined;
   private readonly decodeDefaults: DecodeOptions;
   private readonly locks = new SessionLocks();
   private closed = false;
+  private readonly obs: Observer;
+  /** Observed calls whose requests are sent by insert.ts / columns.ts, by query id. */
+  private readonly calls = new Map<string, Call>();
 
   constructor(options: ClientOptions, makeTransport: TransportFactory) {
     const cfg = resolveConfig(options, makeTransport);
@@ -106,7 +121,40 @@ class ChwireClient implements Client, ClientCore {
     this.database = cfg.database;
     this.settings = cfg.settings;
     this.insertBlockSize = cfg.insertBlockSize;
+    this.roles = cfg.roles;
     this.decodeDefaults = pickDecodeOptions(options);
+    this.obs = cfg.observer;
+    this.obs.attach(this.transport);
+  }
+
+  /** Opens the observation of a call (undefined when nothing observes it: logger, tracing, channel, onProgress). */
+  private async begin(kind: string, sql: string | undefined, queryId: string, opts: CallOptions, table?: string): Promise<Call | undefined> {
+    if (this.obs.loading) await this.obs.tracing!.ready();
+    return this.obs.begin(kind, sql, queryId, opts, table);
+  }
+
+  async request(req: TransportRequest, call: Call | undefined = req.queryId !== undefined ? this.calls.get(req.queryId) : undefined): Promise<TransportResponse> {
+    if (call === undefined) return this.transport.request(req);
+    const pending = this.transport.request(call.request(req));
+    call.sent();
+    return call.response(await pending);
+  }
+
+  /** Runs a call whose requests go through request() by query id (insert, fetchColumns), observed. */
+  private async observed<T>(kind: string, sql: string, queryId: string, opts: CallOptions, table: string | undefined, run: (queryId: string | undefined) => Promise<T>, rowsOf: (t: T) => number | undefined, summaryOf: (t: T) => QuerySummary | undefined): Promise<T> {
+    const call = await this.begin(kind, sql, queryId, opts, table);
+    if (call === undefined) return run(undefined);
+    this.calls.set(queryId, call);
+    try {
+      const out = await run(queryId);
+      call.end(undefined, rowsOf(out), summaryOf(out));
+      return out;
+    } catch (e) {
+      call.end(e, undefined);
+      throw e;
+    } finally {
+      if (this.calls.get(queryId) === call) this.calls.delete(queryId);
+    }
   }
 
   async capabilities(signal?: AbortSignal): Promise<{ info: ServerInfo; caps: Capabilities }> {
@@ -139,21 +187,26 @@ class ChwireClient implements Client, ClientCore {
     return out;
   }
 
+  surface(opts: CallSurfaceOptions, caps: Capabilities, info: ServerInfo): CallSurface {
+    return callSurface(this.roles, opts, caps, info);
+  }
+
   /**
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
-  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string, call: Call | undefined): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
     const { info, caps } = await this.capabilities(opts.signal);
     const params = await this.queryParams(opts, caps, info);
+    const surface = this.surface(opts, caps, info);
     const raw = format !== null && format !== '';
     const fmt = format === null ? undefined : raw ? format : opts.format ?? caps.rowFormat;
     const settings = this.settingsFor(opts, fmt === 'Native' && !raw ? nativeReadSettings(caps) : {});
     const release = await this.lock(opts.sessionId);
     try {
-      const response = await this.transport.request({
-        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw,
-      });
+      const response = await this.request({
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw, ...surface,
+      }, call);
       return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
       release();
@@ -162,25 +215,32 @@ class ChwireClient implements Client, ClientCore {
   }
 
   stream<R = Row>(sql: string, opts: QueryOptions = {}): RowStream<R> {
-    return this.streamWith(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)));
+    return this.streamWith(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'stream');
   }
 
-  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions): RowStreamImpl<R> {
+  /** `kind`: the public call being made (observed as such), or undefined for the client's own queries. */
+  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions, kind: string | undefined): RowStreamImpl<R> {
     const queryId = opts.queryId ?? newQueryId();
     const open = async (): Promise<OpenedQuery<R>> => {
-      const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId);
-      const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
-      return { response, decoder, release };
+      const call = kind === undefined ? undefined : await this.begin(kind, sql, queryId, opts);
+      try {
+        const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId, call);
+        const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
+        return { response, decoder, release, done: call === undefined ? undefined : (e, rows) => call.end(e, rows, response.summary) };
+      } catch (e) {
+        call?.end(e, undefined);
+        throw e;
+      }
     };
     return new RowStreamImpl<R>(open, queryId);
   }
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts))));
+    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch'));
   }
 
   fetchPlain<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts)));
+    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined));
   }
 
   private async fetchFrom<R>(s: RowStreamImpl<R>): Promise<Rows<R>> {
@@ -200,14 +260,15 @@ class ChwireClient implements Client, ClientCore {
     return rows as Rows<R>;
   }
 
-  async fetchOne<R = Row>(sql: string, opts?: QueryOptions): Promise<R | undefined> {
-    const rows = await this.fetch<R>(sql, opts);
+  async fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
+    const rows = await this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne'));
     return rows[0];
   }
 
   async fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
-    const row = await this.fetchOne<unknown[]>(sql, { ...opts, rows: 'array' });
-    return row?.[0] as V | undefined;
+    const o: QueryOptions = { ...opts, rows: 'array' };
+    const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue'));
+    return rows[0]?.[0] as V | undefined;
   }
 
   streamRaw(sql: string, opts: RawOptions): RawStream {
@@ -216,31 +277,48 @@ class ChwireClient implements Client, ClientCore {
     }
     const queryId = opts.queryId ?? newQueryId();
     return new RawStreamImpl(async () => {
-      const { response, release } = await this.send(sql, opts, opts.format, queryId);
-      return { response, release };
+      const call = await this.begin('streamRaw', sql, queryId, opts);
+      try {
+        const { response, release } = await this.send(sql, opts, opts.format, queryId, call);
+        return { response, release, done: call === undefined ? undefined : (e) => call.end(e, undefined, response.summary) };
+      } catch (e) {
+        call?.end(e, undefined);
+        throw e;
+      }
     }, queryId);
   }
 
   async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
     const queryId = opts.queryId ?? newQueryId();
-    const { response, release } = await this.send(sql, opts, null, queryId);
+    const call = await this.begin('execute', sql, queryId, opts);
     try {
-      // Statements answer with an empty body (or text we do not need); drain it to free the socket.
-      // An older server may still append an exception to that text: it is this call's error.
-      for await (const _ of heldBody(response, queryId)) { /* drain */ }
-    } finally {
-      response.cancel();
-      release();
+      const { response, release } = await this.send(sql, opts, null, queryId, call);
+      try {
+        // Statements answer with an empty body (or text we do not need); drain it to free the socket.
+        // An older server may still append an exception to that text: it is this call's error.
+        for await (const _ of heldBody(response, queryId)) { /* drain */ }
+      } finally {
+        response.cancel();
+        release();
+      }
+      call?.end(undefined, undefined, response.summary);
+      return { queryId: response.queryId ?? queryId, summary: response.summary };
+    } catch (e) {
+      call?.end(e, undefined);
+      throw e;
     }
-    return { queryId: response.queryId ?? queryId, summary: response.summary };
   }
 
   insert(table: string, rows: InsertInput, opts: InsertOptions = {}): Promise<InsertResult> {
-    return insertRows(this, table, rows, opts);
+    return this.observed('insert', `INSERT INTO ${table}`, opts.queryId ?? newQueryId(), opts, table,
+      (queryId) => insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId }),
+      (r) => writtenRows(r.summary), (r) => r.summary);
   }
 
   fetchColumns(sql: string, opts: ColumnsOptions = {}): Promise<ColumnsResult> {
-    return fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) });
+    return this.observed('fetchColumns', sql, opts.queryId ?? newQueryId(), opts, undefined,
+      (queryId) => fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), ...(queryId === undefined ? {} : { queryId }) }),
+      (r) => r.rowCount, () => undefined);
   }
 
   refreshSchema(table?: string): void {
@@ -252,8 +330,15 @@ class ChwireClient implements Client, ClientCore {
     return (await this.capabilities()).info.version;
   }
 
-  ping(opts: { signal?: AbortSignal } = {}): Promise<void> {
-    return this.transport.ping(opts.signal);
+  async ping(opts: { signal?: AbortSignal } = {}): Promise<void> {
+    const call = await this.begin('ping', undefined, newQueryId(), {});
+    try {
+      await this.transport.ping(opts.signal);
+    } catch (e) {
+      call?.end(e, undefined);
+      throw e;
+    }
+    call?.end(undefined, undefined);
   }
 
   async close(): Promise<void> {
@@ -265,4 +350,9 @@ class ChwireClient implements Client, ClientCore {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+function writtenRows(summary: QuerySummary | undefined): number | undefined {
+  const n = Number(summary?.['written_rows']);
+  return summary?.['written_rows'] !== undefined && Number.isFinite(n) ? n : undefined;
 }

@@ -9,6 +9,7 @@ import { hasBinaryTypeHeaders, nativeReadSettings } from './capabilities.js';
 import { ChwireAbortError, ChwireDecodeError } from '../errors.js';
 import { appendedServerError } from '../transport/server-error.js';
 import { heldBody } from './tail-hold.js';
+import type { CallSurface } from './call-surface.js';
 import { parseType, printType } from '../types/index.js';
 
 export type ColumnsOptions = ExecOptions & DecodeOptions & {
@@ -26,16 +27,17 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
   const queryId = opts.queryId ?? newQueryId();
   const { info, caps } = await core.capabilities(opts.signal);
   const params = await core.queryParams(opts, caps, info);
+  const surface = core.surface(opts, caps, info);
   const release = await core.lock(opts.sessionId);
   try {
     const settings = core.settingsFor(opts, nativeReadSettings(caps));
-    const response = await core.transport.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true });
+    const response = await core.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true, ...surface });
     const chunks: Uint8Array[] = [];
     // An exception an older server appends after the data is raised, never decoded (tail-hold.ts).
     for await (const c of heldBody(response, queryId)) chunks.push(c);
     // Loaded on first use: the columnar reader is only needed by this call.
     const native = await import('../native/index.js');
-    const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, ...decode } = opts;
+    const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, role: _r, httpHeaders: _h, ...decode } = opts;
     const binaryTypes = hasBinaryTypeHeaders(settings);
     let result: NativeColumns;
     try {
@@ -48,7 +50,7 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
     // cannot send binary type headers and the caller gave no `types`, the query's own schema
     // (DESCRIBE of it, analysed, not run) supplies it. Values are UTC instants either way.
     if (!binaryTypes && opts.types === undefined && result.types.includes('DateTime')) {
-      const described = await describeQuery(core, sql, { params, settings, sessionId: opts.sessionId, signal: opts.signal }, native);
+      const described = await describeQuery(core, sql, { params, settings, sessionId: opts.sessionId, signal: opts.signal, surface }, native);
       if (described !== undefined) result.types = withZones(result.names, result.types, described);
     }
     return Object.assign(result, { queryId: response.queryId ?? queryId });
@@ -66,14 +68,14 @@ type NativeModule = typeof import('../native/index.js');
  */
 async function describeQuery(
   core: ClientCore, sql: string,
-  req: { params: Record<string, string> | undefined; settings: Record<string, string>; sessionId: string | undefined; signal: AbortSignal | undefined },
+  req: { params: Record<string, string> | undefined; settings: Record<string, string>; sessionId: string | undefined; signal: AbortSignal | undefined; surface: CallSurface },
   native: NativeModule,
 ): Promise<{ name: string; type: string }[] | undefined> {
   try {
     // Newlines around the query: a trailing `-- comment` must not swallow the closing parenthesis.
     const response = await core.transport.request({
       sql: `DESCRIBE TABLE (\n${sql}\n)`, format: 'Native', params: req.params, settings: req.settings,
-      queryId: newQueryId(), sessionId: req.sessionId, signal: req.signal, idempotent: true,
+      queryId: newQueryId(), sessionId: req.sessionId, signal: req.signal, idempotent: true, ...req.surface,
     });
     const decoder = native.createNativeDecoder({ rows: 'object' });
     const out: { name: string; type: string }[] = [];

@@ -6,7 +6,14 @@
 import { ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { TlsOptions } from '../transport/tls-options.js';
-import type { Transport } from '../transport/types.js';
+import type { Transport, TransportEvents } from '../transport/types.js';
+import { resolveCodec, type Codec } from '../transport/codec-names.js';
+import type { ProxyConfig } from '../transport/proxy-url.js';
+import type { AccessToken } from '../transport/request-headers.js';
+import { checkHttpOnly, resolveSurface, type CompressionOption, type HttpAgentLike } from './http-options.js';
+import { resolveObserver, type Observer } from './observe/call.js';
+import type { Logger, LogLevel } from './observe/logger.js';
+import type { TracingOptions } from './observe/tracing.js';
 
 export type SettingValue = string | number | boolean | bigint;
 export type Settings = Readonly<Record<string, SettingValue>>;
@@ -22,6 +29,22 @@ export interface ClientOptions extends DecodeOptions {
   username?: string;
   /** Default empty (or the URL's password). */
   password?: string;
+  /**
+   * `Authorization: Bearer <token>` instead of a user and password (ClickHouse Cloud, JWT). A
+   * function is called before every request. Exclusive with `password` and `username` (also in the URL).
+   */
+  accessToken?: AccessToken;
+  /** Role(s) of every query, one `role` URL parameter each (servers 24.4+); a call's `role` replaces it. */
+  role?: string | readonly string[];
+  /** Extra headers of every request (a call's own are merged over them). Not the ones the client sets. */
+  httpHeaders?: Readonly<Record<string, string>>;
+  /** A forward proxy, `http://[user:pass@]host:port`: absolute-form requests, or CONNECT for https:// servers. */
+  proxy?: string;
+  /**
+   * Your own `http.Agent` / `https.Agent` (Node): the client creates no pool, and refuses
+   * maxOpenConnections, keepAlive, idleSocketTtl, tls and proxy given with it.
+   */
+  agent?: HttpAgentLike;
   database?: string;
   /** ClickHouse settings sent with every query. */
   settings?: Settings;
@@ -34,17 +57,29 @@ export interface ClientOptions extends DecodeOptions {
   /** Longest idle time of a pooled socket in ms (also kept below the server's Keep-Alive timeout). Default 2500. */
   idleSocketTtl?: number;
   /**
-   * gzip over HTTP. `true`: responses (`enable_http_compression=1`, `Accept-Encoding: gzip`),
-   * decompressed as a stream. `{ request: true }`: also insert bodies (`Content-Encoding: gzip`,
-   * compressed as they stream, fastest level). Default false; ignored by chdb://.
+   * HTTP compression. `true`: gzip responses (`enable_http_compression=1`, `Accept-Encoding: gzip`),
+   * decompressed as a stream. `{ response, request }`: each `true` (gzip), `'gzip'`, `'deflate'`,
+   * `'br'` or `'zstd'` (Node 22.15+ / 23.8+); `request` compresses insert bodies as they stream
+   * (fast settings). Default false; ignored by chdb:// (no wire).
    */
-  compression?: boolean | { response?: boolean; request?: boolean };
+  compression?: CompressionOption;
   tls?: TlsOptions;
   /** Rows per Native block for insert(). Default 65536. */
   insertBlockSize?: number;
+  /** Where log lines go: `console`, a pino logger, or any object with debug/info/warn/error. Default none. */
+  logger?: Logger;
+  /** Least level written to `logger`. Default `'warn'`. */
+  logLevel?: LogLevel;
+  /** OpenTelemetry spans (needs `@opentelemetry/api`): `true` (the global tracer) or `{ tracer?, includeQueryText? }`. Default off. */
+  tracing?: boolean | TracingOptions;
+  /** Least time between two onProgress events of a call, ms. Default 500. */
+  progressInterval?: number;
+  /** A stream whose consumer leaves its response unread this long is logged at warn (once per call). Default 10000; 0 disables. */
+  slowConsumerMs?: number;
 }
 
-const KNOWN = new Set(['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
+const KNOWN = new Set(['url', 'username', 'password', 'accessToken', 'role', 'httpHeaders', 'proxy', 'agent', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
+  'logger', 'logLevel', 'tracing', 'progressInterval', 'slowConsumerMs',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
 /** Where and how to connect, validated; an entry's TransportFactory turns it into a Transport. */
@@ -63,9 +98,20 @@ export interface HttpTarget {
   readonly maxOpenConnections: number;
   readonly keepAlive: boolean;
   readonly idleSocketTtl: number;
-  readonly compression: boolean;
-  readonly requestCompression: boolean;
+  /** Response codec (`Accept-Encoding`), or false. */
+  readonly compression: Codec | false;
+  /** Codec of streamed request bodies (inserts), if any. */
+  readonly requestCompression: Codec | undefined;
   readonly tls: TlsOptions | undefined;
+  /** Bearer token (or a function asked before every request) instead of username/password. */
+  readonly accessToken: AccessToken | undefined;
+  /** Headers of every request (validated: none the client owns). */
+  readonly httpHeaders: Readonly<Record<string, string>> | undefined;
+  readonly proxy: ProxyConfig | undefined;
+  /** The user's own agent, not yet checked against the URLs (the transport does: it knows the agent class). */
+  readonly agent: unknown;
+  /** Host state changes, for the client's log (observe/). */
+  readonly events?: TransportEvents | undefined;
   /** The options the caller actually gave (a transport that cannot honour one names it). */
   readonly given: ReadonlySet<string>;
 }
@@ -78,6 +124,10 @@ export interface ResolvedConfig {
   database: string | undefined;
   settings: Settings;
   insertBlockSize: number;
+  /** The client's default roles (a call's `role` replaces them). */
+  roles: readonly string[] | undefined;
+  /** Logs, diagnostics channel, spans and progress of each call. */
+  observer: Observer;
 }
 
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
@@ -97,13 +147,16 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
   const insertBlockSize = nonNegative('insertBlockSize', o.insertBlockSize, 65_536);
   const settings = o.settings ?? {};
   const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
+  const surface = resolveSurface(o);
+  const observer = resolveObserver(o, o.database);
 
   if (list[0]!.startsWith('chdb:')) {
     if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
     const m = /^chdb:\/\/(\/.*)?$/.exec(list[0]!);
     if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
+    checkHttpOnly(o);
     const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize };
+    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, roles: undefined, observer };
   }
 
   let username = o.username;
@@ -123,6 +176,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     u.password = '';
     return u;
   });
+  const httpOnly = surface.forHttp(username !== undefined, password !== undefined);
   const transport = makeTransport({
     kind: 'http',
     urls,
@@ -135,19 +189,20 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
     ...compression,
     tls: o.tls,
+    ...httpOnly,
     given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
+    events: observer.transportEvents(),
   });
-  return { transport, database: o.database, settings, insertBlockSize };
+  return { transport, database: o.database, settings, insertBlockSize, roles: surface.roles, observer };
 }
 
-function compressionOf(c: ClientOptions['compression']): { compression: boolean; requestCompression: boolean } {
-  if (c === undefined || typeof c === 'boolean') return { compression: c ?? false, requestCompression: false };
+function compressionOf(c: ClientOptions['compression']): { compression: Codec | false; requestCompression: Codec | undefined } {
+  if (c === undefined || typeof c === 'boolean') return { compression: c === true ? 'gzip' : false, requestCompression: undefined };
   if (typeof c !== 'object' || c === null) throw new ChwireConfigError('option compression must be a boolean or { response?, request? }');
-  for (const [k, v] of Object.entries(c)) {
+  for (const k of Object.keys(c)) {
     if (k !== 'response' && k !== 'request') throw new ChwireConfigError(`unknown compression option ${JSON.stringify(k)}`);
-    if (v !== undefined && typeof v !== 'boolean') throw new ChwireConfigError(`option compression.${k} must be a boolean`);
   }
-  return { compression: c.response ?? false, requestCompression: c.request ?? false };
+  return { compression: resolveCodec('compression.response', c.response) ?? false, requestCompression: resolveCodec('compression.request', c.request) };
 }
 
 export function renderSetting(name: string, v: SettingValue): string {

@@ -10,8 +10,10 @@ import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks, type NativeEncoder } from '../native/index.js';
 import type { QuerySummary } from '../transport/types.js';
 import type { ClientCore } from './client.js';
+import type { CallSurfaceOptions } from './call-surface.js';
 import type { Settings } from './config.js';
 import { quoteIdentifier, quoteString, splitTableName } from './identifiers.js';
+import type { ProgressListener } from './observe/progress.js';
 
 export type InsertInput =
   | readonly unknown[]
@@ -23,7 +25,7 @@ interface ReadableLike { pipe?: unknown; readableObjectMode?: boolean }
 
 const textEncoder = new TextEncoder();
 
-export interface InsertOptions {
+export interface InsertOptions extends CallSurfaceOptions {
   /** Insert only these columns (the others take their defaults). Default: every insertable column. */
   columns?: readonly string[];
   settings?: Settings;
@@ -37,6 +39,10 @@ export interface InsertOptions {
    * are bytes (Buffers, Uint8Arrays or strings, e.g. JSON lines for `'JSONEachRow'`) sent as is.
    */
   format?: string;
+  /** Live progress of this insert (rows and bytes written so far); see docs/client.md "Progress". */
+  onProgress?: ProgressListener;
+  /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
+  progressInterval?: number;
 }
 
 export interface InsertResult {
@@ -193,11 +199,13 @@ function sendBytes(core: ClientCore, target: string, format: string, rows: Inser
 }
 
 async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array>, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
+  const { info, caps } = await core.capabilities(opts.signal);
+  const surface = core.surface(opts, caps, info);
   const release = await core.lock(opts.sessionId);
   const queryId = opts.queryId ?? newQueryId();
   try {
-    const response = await core.transport.request({
-      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: false,
+    const response = await core.request({
+      sql, body, settings: core.settingsFor(opts, auto), queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: false, ...surface,
     });
     for await (const _ of response.body) { /* an INSERT answers with an empty body */ }
     return { queryId: response.queryId ?? queryId, summary: response.summary };

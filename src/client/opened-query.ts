@@ -8,11 +8,15 @@ export interface OpenedBody {
   response: TransportResponse;
   /** Releases the session lock. */
   release(): void;
+  /** Ends the call's observation (observe/call.ts), once: its error, or undefined, and the rows handed over. */
+  done?: ((error: unknown, rows: number | undefined) => void) | undefined;
 }
 
 export abstract class QueryStreamBase<O extends OpenedBody> {
   protected opened: O | undefined;
   protected cancelled = false;
+  /** Rows decoded so far, counted only when the call is observed (opened.done set). */
+  protected rowCount = 0;
   private started = false;
 
   constructor(private readonly open: () => Promise<O>, readonly queryId: string | undefined) {}
@@ -26,6 +30,7 @@ export abstract class QueryStreamBase<O extends OpenedBody> {
     if (this.opened !== undefined) {
       this.opened.response.cancel();
       this.opened.release();
+      this.opened.done?.(undefined, this.rowCount);
     }
   }
 

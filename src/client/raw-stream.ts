@@ -7,10 +7,12 @@
 // append after the data, bytes that may start it are held back until it has ended (tail-hold.ts).
 import type { QuerySummary } from '../transport/types.js';
 import type { Settings } from './config.js';
+import type { CallSurfaceOptions } from './call-surface.js';
 import { heldBody } from './tail-hold.js';
 import { QueryStreamBase, type OpenedBody } from './opened-query.js';
+import type { ProgressListener } from './observe/progress.js';
 
-export interface RawOptions {
+export interface RawOptions extends CallSurfaceOptions {
   /** The output format, any the server has: `'CSVWithNames'`, `'Parquet'`, `'JSONEachRow'`, ... */
   format: string;
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
@@ -19,6 +21,10 @@ export interface RawOptions {
   queryId?: string;
   sessionId?: string;
   signal?: AbortSignal;
+  /** Live progress of this call; see docs/client.md "Progress". */
+  onProgress?: ProgressListener;
+  /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
+  progressInterval?: number;
 }
 
 export interface RawStream extends AsyncIterable<Uint8Array> {
@@ -39,6 +45,7 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
   private async *run(): AsyncGenerator<Uint8Array> {
     const q = await this.begin();
     if (q === undefined) return;
+    let failed: unknown;
     try {
       // No byte of an exception an older server appends after the data is handed over (tail-hold.ts).
       for await (const out of heldBody(q.response, this.queryId)) {
@@ -48,10 +55,12 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
     } catch (e) {
       // cancel() cut the body: what follows (a premature close) is not an error.
       if (this.cancelled) return;
+      failed = e;
       throw e;
     } finally {
       q.response.cancel();
       q.release();
+      q.done?.(failed, undefined);
     }
   }
 }

@@ -55,7 +55,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
   /** For fetch, which keeps every row: each chunk's rows from the eager row builder (see rowsOf). */
   eagerBatches(): AsyncIterable<R[]> {
     this.start();
-    return { [Symbol.asyncIterator]: () => this.run(rowsOf) };
+    return { [Symbol.asyncIterator]: () => this.run(rowsOf, countRows) };
   }
 
   /**
@@ -63,7 +63,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
    * decoder) cut into arrays of at most BATCH_ROWS rows, each built just before it is handed over.
    */
   private async *batchRows(): AsyncGenerator<R[]> {
-    for await (const sources of this.run(sourcesOf)) {
+    for await (const sources of this.run(sourcesOf, countSources)) {
       for (let k = 0; k < sources.length; k++) {
         if (this.cancelled) return;
         const s = sources[k]!;
@@ -89,7 +89,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
   // the connection.
   [Symbol.asyncIterator](): AsyncIterator<R> {
     this.start();
-    const source = this.run(sourcesOf)[Symbol.asyncIterator]();
+    const source = this.run(sourcesOf, countSources)[Symbol.asyncIterator]();
     let batch: RowSource<R>[] = [];
     let b = 0; // current source in batch
     let cur: RowSource<R> | undefined;
@@ -183,17 +183,24 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
     };
   }
 
-  /** Decodes the body chunk by chunk with `decode`, yielding what it returns (undefined: nothing). */
-  private async *run<T>(decode: (d: RowStreamDecoder<R>, chunk: Uint8Array) => T | undefined): AsyncGenerator<T> {
+  /**
+   * Decodes the body chunk by chunk with `decode`, yielding what it returns (undefined: nothing);
+   * `count` gives the rows of a part, counted only when the call is observed.
+   */
+  private async *run<T>(decode: (d: RowStreamDecoder<R>, chunk: Uint8Array) => T | undefined, count: (part: T) => number): AsyncGenerator<T> {
     const q = await this.begin();
     if (q === undefined) return;
+    const counted = q.done !== undefined;
     const decodeBytes = (bytes: Uint8Array): T | undefined => {
       try {
-        return decode(q.decoder, bytes);
+        const part = decode(q.decoder, bytes);
+        if (counted && part !== undefined) this.rowCount += count(part);
+        return part;
       } catch (e) {
         throw this.explain(e, q.response);
       }
     };
+    let failed: unknown;
     // An exception an older server appends after the data is never decoded: bytes that may start
     // one wait until the body has ended without it (tail-hold.ts; inline, not through heldBody():
     // one more async generator per chunk cost ~5 % of a stream).
@@ -219,10 +226,12 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
     } catch (e) {
       // cancel() cut the body: what follows (a premature close, a row cut short) is not an error.
       if (this.cancelled) return;
+      failed = e;
       throw e;
     } finally {
       q.response.cancel();
       q.release();
+      q.done?.(failed, this.rowCount);
     }
   }
 
@@ -249,6 +258,16 @@ function sourcesOf<R>(d: RowStreamDecoder<R>, chunk: Uint8Array): RowSource<R>[]
       return value;
     },
   }];
+}
+
+function countSources<R>(sources: RowSource<R>[]): number {
+  let n = 0;
+  for (let k = 0; k < sources.length; k++) n += sources[k]!.length;
+  return n;
+}
+
+function countRows<R>(rows: R[]): number {
+  return rows.length;
 }
 
 /**

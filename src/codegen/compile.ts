@@ -6,11 +6,9 @@
 // generators); the cache holds at most `limit` entries and evicts the least recently used (Map
 // insertion order, refreshed on hit), so a client that sees many schemas cannot grow without bound.
 // Where code generation from strings is refused (workerd, a strict CSP, node
-// --disallow-code-generation-from-strings; detected once per process), `compiled()` gives a
-// function only for source that was compiled ahead of time and registered with exactly the same
-// text (registerCompiled), else undefined: every caller then takes its interpreted path, which
-// gives the same results. A precompiled function is used only for the exact source the run-time
-// generator produces for the schema at hand, so a changed schema can never reach stale code.
+// --disallow-code-generation-from-strings; detected once per process), `compiled()` returns
+// undefined and every caller takes its interpreted path, which gives the same results (callers
+// first look for code compiled ahead of time: precompiled.ts).
 
 /** Whether `new Function` works here, found once (the first call pays one tiny compile). */
 let evalAllowed: boolean | undefined;
@@ -28,26 +26,11 @@ export function codeGenerationAllowed(): boolean {
   return evalAllowed;
 }
 
-/** Functions compiled ahead of time, by their exact parameter list and source text. */
-const registry = new Map<string, unknown>();
-const registryKey = (params: readonly string[], source: string): string => `${params.join(',')}\u0000${source}`;
-
 /**
- * Registers `fn` as the compiled form of `source` taking `params` (for generated modules: the
- * generator's own text, emitted as a function ahead of time). Used in every runtime, eval or not,
- * whenever the run-time generator produces exactly this source.
- */
-export function registerCompiled(params: readonly string[], source: string, fn: (...args: never[]) => unknown): void {
-  registry.set(registryKey(params, source), fn);
-}
-
-/**
- * The function for generated `source` with these parameter names: the registered one, else a
- * `new Function` where code generation is allowed, else undefined (take the interpreted path).
+ * Generated `source` compiled as the body of a function with these parameter names, or undefined
+ * where code generation is refused (then take the interpreted path).
  */
 export function compiled<F>(params: readonly string[], source: string): F | undefined {
-  const pre = registry.size > 0 ? registry.get(registryKey(params, source)) : undefined;
-  if (pre !== undefined) return pre as F;
   if (!codeGenerationAllowed()) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   return new Function(...params, source) as F;

@@ -28,6 +28,7 @@ import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOpti
 import { specialReader } from './column-dynamic.js';
 import { lazyColumn, type LazyColumn } from './lazy-columns.js';
 import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
+import { lookupPrecompiled } from '../codegen/precompiled.js';
 import { interpretedRowBuilder, interpretedSourceFactory } from './interpreted-rows.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
@@ -45,15 +46,26 @@ function rowLiteral(names: readonly string[], shape: 'object' | 'array', valueOf
 
 const builders = new BoundedCache<RowBuilder>(256);
 
-/** A row builder for these names and shape, compiled once and cached (bounded). */
-function rowBuilder(names: readonly string[], shape: 'object' | 'array'): RowBuilder {
-  const key = shape + '\u0000' + JSON.stringify(names);
-  let b = builders.get(key);
-  if (b !== undefined) return b;
+/** The cache key of the row builder for these names and shape (also its key in precompiled modules). */
+export function rowBuilderKey(names: readonly string[], shape: 'object' | 'array'): string {
+  return shape + '\u0000' + JSON.stringify(names);
+}
+
+/** The generated source of that row builder: a function body returning `buildRow(c, i)`. */
+export function rowBuilderSource(names: readonly string[], shape: 'object' | 'array'): string {
   const body = rowLiteral(names, shape, (k) => `c[${k}][i]`);
   const source = `'use strict';\nreturn function buildRow(c, i) { return ${body}; };\n`;
-  // Where code generation is refused: the same rows from a loop (interpreted-rows.ts).
-  b = compiled<() => RowBuilder>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)?.() ?? interpretedRowBuilder(names, shape);
+  return `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`;
+}
+
+/** A row builder for these names and shape, compiled once and cached (bounded). */
+function rowBuilder(names: readonly string[], shape: 'object' | 'array'): RowBuilder {
+  const key = rowBuilderKey(names, shape);
+  let b = builders.get(key);
+  if (b !== undefined) return b;
+  const source = rowBuilderSource(names, shape);
+  // Where code generation is refused and nothing was precompiled: the same rows from a loop (interpreted-rows.ts).
+  b = (lookupPrecompiled<() => RowBuilder>('native-rows', key, source) ?? compiled<() => RowBuilder>([], source))?.() ?? interpretedRowBuilder(names, shape);
   builders.set(key, b);
   return b;
 }

@@ -12,6 +12,7 @@ import { ChwireDecodeError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import { resolvePlan, type RowPlan } from '../plan/resolve.js';
 import { compiled, BoundedCache } from '../codegen/compile.js';
+import { lookupPrecompiled } from '../codegen/precompiled.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault } from '../io/fault.js';
 import { createCursor, resetCursor, type Cursor } from '../io/cursor.js';
@@ -63,7 +64,9 @@ export function compilePlan(plan: RowPlan): CompiledRowDecoder {
   let entry = cache.get(plan.key);
   if (entry === undefined) {
     const gen = generateRowDecoder(plan);
-    const factory = compiled<(constants: readonly unknown[], helpers: unknown) => RawDecode>(['C', 'H'], gen.source);
+    // A `chwire gen` module may carry this very decoder already compiled (no `new Function`); else
+    // it is compiled here where code generation is allowed, else read by the reference decoder.
+    const factory = lookupPrecompiled<(c: readonly unknown[], h: unknown) => RawDecode>('rowbinary', plan.key, gen.source) ?? compiled<(constants: readonly unknown[], helpers: unknown) => RawDecode>(['C', 'H'], gen.source);
     const constants = gen.constants;
     entry = { source: gen.source, factory: factory === undefined ? undefined : () => factory(constants, H) };
     cache.set(plan.key, entry);

@@ -170,6 +170,9 @@ export class ChdbTransport implements Transport {
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {
+    // HTTP-only per-call options cannot be honoured by the engine (http-options.ts).
+    if (req.role !== undefined && req.role.length > 0) throw new ChwireConfigError('option role is for HTTP servers; the embedded engine (chdb://) cannot honour it', { queryId: req.queryId });
+    if (req.httpHeaders !== undefined) throw new ChwireConfigError('option httpHeaders is for HTTP servers; the embedded engine (chdb://) cannot honour it', { queryId: req.queryId });
     // The engine takes no per-query settings outside the SQL text: they become a SETTINGS clause.
     const settings = Object.entries(req.settings ?? {});
     const settingsClause = settings.length > 0 ? `SETTINGS ${settings.map(([k, v]) => `${k}=${quote(v)}`).join(', ')}` : '';

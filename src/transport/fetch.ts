@@ -11,6 +11,7 @@ import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireTimeo
 import { concatBytes } from '../io/bytes.js';
 import { quoteString } from '../types/quote.js';
 import { fetchBody } from './fetch-body.js';
+import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
 import { serverErrorFromText } from './server-error.js';
 import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
@@ -27,10 +28,14 @@ export interface FetchTransportOptions {
   database?: string | undefined;
   /** Milliseconds without progress (no response head, no body byte) before a ChwireTimeoutError; 0 = none. */
   requestTimeout: number;
-  /** Ask for compressed responses (`enable_http_compression=1`); the runtime's fetch decompresses them. */
+  /** Ask for compressed responses (`enable_http_compression=1`); the runtime's fetch picks the codec and decompresses. */
   compression: boolean;
-  /** gzip request bodies (inserts) with CompressionStream (`Content-Encoding: gzip`). */
-  requestCompression: boolean;
+  /** Compress request bodies (inserts) with CompressionStream (`Content-Encoding`). */
+  requestCompression: 'gzip' | 'deflate' | undefined;
+  /** `Authorization: Bearer` instead of X-ClickHouse-User/Key (a function is asked before every request). */
+  accessToken?: AccessToken | undefined;
+  /** Headers of every request (validated: none the client owns). */
+  httpHeaders?: Readonly<Record<string, string>> | undefined;
   /** Stream request bodies (`duplex: 'half'`); false: buffer each body (one insert block) first. */
   requestStreams: boolean;
   fetch: FetchFunction;
@@ -49,7 +54,7 @@ export class FetchTransport implements Transport {
   private closed = false;
 
   constructor(private readonly opts: FetchTransportOptions) {
-    if (opts.requestCompression && typeof CompressionStream !== 'function') {
+    if (opts.requestCompression !== undefined && typeof CompressionStream !== 'function') {
       throw new ChwireConfigError('option compression.request needs CompressionStream, which this runtime does not have');
     }
     this.hosts = opts.urls.map((url) => ({ url, where: url.host, info: undefined }));
@@ -89,7 +94,8 @@ export class FetchTransport implements Transport {
     // one (fetch does not say whether the connection was refused or cut, so only reads are resent).
     let lastError: unknown;
     for (let attempt = 0; attempt < this.hosts.length; attempt++) {
-      const host = this.hosts[this.current]!;
+      const pinned = req.host !== undefined ? this.hosts.find((h) => h.where === req.host) : undefined;
+      const host = pinned ?? this.hosts[this.current]!;
       try {
         return await this.requestOn(host, req);
       } catch (e) {
@@ -119,7 +125,8 @@ export class FetchTransport implements Transport {
     } else {
       body = req.sql;
     }
-    const path = `${host.url.pathname.replace(/\/$/, '')}/?${new URLSearchParams(query).toString()}`;
+    const path = `${host.url.pathname.replace(/\/$/, '')}/?${queryString(query, req.role)}`;
+    req.events?.attempt?.(host.where, 0);
     const { res, controller, clearTimer } = await this.send(host, 'POST', path, body, req);
     const queryId = res.headers.get('x-clickhouse-query-id') ?? req.queryId;
     if (res.status !== 200) {
@@ -150,8 +157,8 @@ export class FetchTransport implements Transport {
       const parts: Uint8Array[] = [];
       for await (const p of source) parts.push(p);
       const all = concatBytes(parts);
-      if (!this.opts.requestCompression) return all;
-      return await new Response(new Blob([all]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
+      if (this.opts.requestCompression === undefined) return all;
+      return await new Response(new Blob([all]).stream().pipeThrough(new CompressionStream(this.opts.requestCompression))).arrayBuffer();
     }
     const it = source[Symbol.asyncIterator]();
     const stream = new ReadableStream<Uint8Array>({
@@ -163,7 +170,7 @@ export class FetchTransport implements Transport {
       },
       async cancel() { await it.return?.(); },
     });
-    return this.opts.requestCompression ? stream.pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>) : stream;
+    return this.opts.requestCompression !== undefined ? stream.pipeThrough(new CompressionStream(this.opts.requestCompression) as unknown as TransformStream<Uint8Array, Uint8Array>) : stream;
   }
 
   /**
@@ -180,8 +187,11 @@ export class FetchTransport implements Transport {
   }
 
   /** Sends one request and resolves with its response head; the timer runs until the caller clears it. */
-  private async send(host: Host, method: string, path: string, body: Body | undefined, r: Pick<TransportRequest, 'signal' | 'queryId'>): Promise<{ res: Response; controller: AbortController; clearTimer: () => void }> {
+  private async send(host: Host, method: string, path: string, body: Body | undefined, r: Pick<TransportRequest, 'signal' | 'queryId' | 'httpHeaders' | 'traceparent'>): Promise<{ res: Response; controller: AbortController; clearTimer: () => void }> {
     if (r.signal?.aborted) throw new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: r.queryId, cause: r.signal.reason });
+    // Asked before the timer starts (an accessToken function may take its time).
+    const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: r.httpHeaders, accept: undefined });
+    if (r.traceparent !== undefined) headers['traceparent'] = r.traceparent;
     const controller = new AbortController();
     let failure: ChwireError | undefined;
     const giveUp = (e: ChwireError): void => {
@@ -199,12 +209,8 @@ export class FetchTransport implements Transport {
       if (timer !== undefined) clearTimeout(timer);
       r.signal?.removeEventListener('abort', onAbort);
     };
-    const headers: Record<string, string> = {
-      'X-ClickHouse-User': this.opts.username,
-      'X-ClickHouse-Key': this.opts.password,
-    };
     // Only insert bodies are compressed (the SQL of a read travels as plain text).
-    if (body !== undefined && typeof body !== 'string' && this.opts.requestCompression) headers['Content-Encoding'] = 'gzip';
+    if (body !== undefined && typeof body !== 'string' && this.opts.requestCompression !== undefined) headers['Content-Encoding'] = this.opts.requestCompression;
     const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body as RequestInit['body'], signal: controller.signal };
     if (body instanceof ReadableStream) init.duplex = 'half';
     const url = new URL(path, host.url).toString();

@@ -3,7 +3,7 @@
 // block, and cancelled when the consumer leaves early. Invariant: every way the body can end
 // other than a complete, clean transfer raises a ChwireError; a clean end yields every data byte.
 import type { IncomingMessage, ClientRequest } from 'node:http';
-import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
+import { decompressorFor } from './codecs.js';
 import { pipeline, type Readable } from 'node:stream';
 import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
 import { ExceptionFramingScanner, TailKeeper } from './exception-framing.js';
@@ -32,8 +32,8 @@ export function responseBody(ctx: BodyContext): HttpBody {
   const { req, res } = ctx;
   const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
   let source: Readable = res;
-  if (encoding === 'gzip' || encoding === 'deflate' || encoding === 'br') {
-    const z = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : createBrotliDecompress();
+  const z = decompressorFor(encoding);
+  if (z !== undefined) {
     // pipeline propagates a premature end of `res` into `z` as an error.
     source = pipeline(res, z, () => undefined);
   }

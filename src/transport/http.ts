@@ -1,6 +1,7 @@
 // The HTTP transport: a keep-alive pool per host (node:http/https Agent), the query in the POST
 // body (or, for INSERT, in the URL with the data streamed as a chunked body), settings and
-// `param_*` in the URL, credentials only in X-ClickHouse-User / X-ClickHouse-Key headers.
+// `param_*` in the URL, credentials only in X-ClickHouse-User / X-ClickHouse-Key headers (or an
+// access token in `Authorization: Bearer`), the rest of the request's shape from request-headers.ts.
 // Invariants: credentials never appear in a URL, an error or a log line; the only silent retry
 // is a read whose reused keep-alive socket died before any response byte (or whose host refused
 // the connection, when another host is configured); idle sockets are closed before the server's
@@ -10,11 +11,14 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError } from '../errors.js';
 import { responseBody } from './http-body.js';
+import { checkCodecAvailable, compressor, decompressSmall, type Codec } from './codecs.js';
+import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
+import { checkAgent, proxyRefusal, requestTarget, tunnelThrough } from './proxy.js';
+import type { ProxyConfig } from './proxy-url.js';
 import { serverErrorFromText } from './server-error.js';
-import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
 import type { TlsOptions } from './tls-options.js';
 
@@ -32,11 +36,21 @@ export interface HttpTransportOptions {
   keepAlive: boolean;
   /** Longest time an idle socket is kept; also capped below the server's `Keep-Alive: timeout`. */
   idleSocketTtl: number;
-  /** Ask for gzip responses (`enable_http_compression=1`, `Accept-Encoding: gzip`). */
-  compression: boolean;
-  /** gzip streamed request bodies (inserts) as they are sent (`Content-Encoding: gzip`). Default false. */
-  requestCompression?: boolean;
+  /** Compressed responses in this codec (`enable_http_compression=1`, `Accept-Encoding`); true = gzip. */
+  compression: boolean | Codec;
+  /** Compress streamed request bodies (inserts) as they are sent (`Content-Encoding`); true = gzip. Default none. */
+  requestCompression?: boolean | Codec | undefined;
   tls?: TlsOptions | undefined;
+  /** `Authorization: Bearer` instead of X-ClickHouse-User/Key (a function is asked before every request). */
+  accessToken?: AccessToken | undefined;
+  /** Headers sent with every request (validated: none the client owns). */
+  httpHeaders?: Readonly<Record<string, string>> | undefined;
+  /** A forward proxy: absolute-form requests for http: servers, CONNECT tunnels for https: ones. */
+  proxy?: ProxyConfig | undefined;
+  /** The user's own agent for every host (checked here: an http.Agent fitting the URLs): no pool of ours, never destroyed by us. */
+  agent?: unknown;
+  /** Host state changes, for the client's log. */
+  events?: TransportEvents | undefined;
 }
 
 interface Host {
@@ -107,7 +121,21 @@ export class HttpTransport implements Transport {
   private closed = false;
 
   constructor(private readonly opts: HttpTransportOptions) {
-    this.hosts = opts.urls.map((url) => ({ url, agent: keepAliveAgent(url.protocol === 'https:', opts), where: url.host, info: undefined }));
+    checkCodecAvailable('compression.response', opts.compression === true ? 'gzip' : opts.compression);
+    checkCodecAvailable('compression.request', opts.requestCompression === true ? 'gzip' : opts.requestCompression);
+    const own = checkAgent(opts.agent, opts.urls);
+    this.hosts = opts.urls.map((url) => ({ url, agent: own ?? this.poolFor(url), where: url.host, info: undefined }));
+  }
+
+  private poolFor(url: URL): http.Agent {
+    const secure = url.protocol === 'https:';
+    const agent = keepAliveAgent(secure, this.opts);
+    return secure && this.opts.proxy !== undefined ? tunnelThrough(agent as https.Agent, this.opts.proxy) : agent;
+  }
+
+  private get responseCodec(): Codec | undefined {
+    const c = this.opts.compression;
+    return c === true ? 'gzip' : c === false ? undefined : c;
   }
 
   /** Server version of the current host, probed once per host with `SELECT version()`. */
@@ -136,6 +164,10 @@ export class HttpTransport implements Transport {
 
   async request(req: TransportRequest): Promise<TransportResponse> {
     if (this.closed) throw new ChwireConnectionError('client is closed');
+    if (req.host !== undefined) {
+      const pinned = this.hosts.find((h) => h.where === req.host);
+      if (pinned !== undefined) return this.requestOn(pinned, req);
+    }
     // Failover: the current host until it refuses connections, then the next one.
     let lastError: unknown;
     for (let attempt = 0; attempt < this.hosts.length; attempt++) {
@@ -147,7 +179,9 @@ export class HttpTransport implements Transport {
         const refused = e instanceof ChwireConnectionError && (e as { connectFailed?: boolean }).connectFailed === true;
         if (!refused || this.hosts.length === 1) throw e;
         this.current = (this.current + 1) % this.hosts.length;
+        this.opts.events?.hostState?.({ host: host.where, up: false, error: e });
         if (req.idempotent !== true) throw e;
+        if (attempt + 1 < this.hosts.length) req.events?.retry?.({ attempt: attempt + 1, host: host.where, error: e, delayMs: 0 });
       }
     }
     throw lastError;
@@ -159,7 +193,7 @@ export class HttpTransport implements Transport {
     if (req.format !== undefined) query['default_format'] = req.format;
     if (req.queryId !== undefined) query['query_id'] = req.queryId;
     if (req.sessionId !== undefined) query['session_id'] = req.sessionId;
-    if (this.opts.compression) query['enable_http_compression'] = '1';
+    if (this.responseCodec !== undefined) query['enable_http_compression'] = '1';
     for (const [k, v] of Object.entries(req.settings ?? {})) query[k] = v;
     for (const [k, v] of Object.entries(req.params ?? {})) query[`param_${k}`] = v;
     let body: Buffer | AsyncIterable<Uint8Array>;
@@ -169,11 +203,14 @@ export class HttpTransport implements Transport {
     } else {
       body = Buffer.from(req.sql, 'utf8');
     }
-    const path = `${host.url.pathname.replace(/\/$/, '')}/?${new URLSearchParams(query).toString()}`;
+    const path = `${host.url.pathname.replace(/\/$/, '')}/?${queryString(query, req.role)}`;
+    req.events?.attempt?.(host.where, 0);
     const sent = await this.send(host, 'POST', path, body, req);
     const { res } = sent;
     const queryId = header(res, 'x-clickhouse-query-id') ?? req.queryId;
     if (res.statusCode !== 200) {
+      const refusal = proxyRefusal(this.opts.proxy, res.statusCode);
+      if (refusal !== undefined) { res.resume(); throw new ChwireConnectionError(refusal, { queryId }); }
       const text = await readAll(res);
       throw serverErrorFromText(text, res.statusCode, queryId, header(res, 'x-clickhouse-exception-code'));
     }
@@ -188,7 +225,7 @@ export class HttpTransport implements Transport {
     }
     const tag = header(res, 'x-clickhouse-exception-tag');
     return {
-      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: tag !== undefined && tag !== '',
     };
   }
@@ -214,37 +251,38 @@ export class HttpTransport implements Transport {
    * fails before any response byte is sent once more on a fresh socket (the server closed the
    * idle socket as we picked it); nothing else is retried here.
    */
-  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private async send(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, req: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'traceparent' | 'httpHeaders'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+    // Built once per request (an accessToken function is asked here), reused by its one retry.
+    const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: req.httpHeaders, accept: this.responseCodec });
     try {
-      return await this.sendOnce(host, method, path, body, req);
+      return await this.sendOnce(host, method, path, body, req, headers);
     } catch (e) {
       const stale = (e as { staleSocket?: boolean }).staleSocket === true;
       if (!stale || req.idempotent !== true || !(body === undefined || Buffer.isBuffer(body))) throw e;
-      return await this.sendOnce(host, method, path, body, req);
+      return await this.sendOnce(host, method, path, body, req, headers);
     }
   }
 
-  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId'>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: Pick<TransportRequest, 'signal' | 'idempotent' | 'queryId' | 'traceparent'>, baseHeaders: Record<string, string>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     return new Promise((resolve, reject) => {
       if (r.signal?.aborted) {
         reject(new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: r.queryId, cause: r.signal.reason }));
         return;
       }
-      const headers: Record<string, string> = {
-        'X-ClickHouse-User': this.opts.username,
-        'X-ClickHouse-Key': this.opts.password,
-      };
-      if (this.opts.compression) headers['Accept-Encoding'] = 'gzip';
+      const target = requestTarget(host.url, path, this.opts.proxy);
+      const headers: Record<string, string> = { ...baseHeaders, ...target.headers };
+      if (r.traceparent !== undefined) headers['traceparent'] = r.traceparent;
       if (Buffer.isBuffer(body)) headers['Content-Length'] = String(body.length);
       else if (body !== undefined) headers['Transfer-Encoding'] = 'chunked';
-      const gzipBody = body !== undefined && !Buffer.isBuffer(body) && this.opts.requestCompression === true;
-      if (gzipBody) headers['Content-Encoding'] = 'gzip';
+      const rc = this.opts.requestCompression;
+      const bodyCodec: Codec | undefined = body === undefined || Buffer.isBuffer(body) || rc === undefined || rc === false ? undefined : rc === true ? 'gzip' : rc;
+      if (bodyCodec !== undefined) headers['Content-Encoding'] = bodyCodec;
       const lib = host.url.protocol === 'https:' ? https : http;
       const req = lib.request({
         protocol: host.url.protocol,
-        hostname: host.url.hostname.replace(/^\[|\]$/g, ''),
-        port: host.url.port || (host.url.protocol === 'https:' ? 443 : 80),
-        method, path, headers, agent: host.agent,
+        hostname: target.hostname,
+        port: target.port,
+        method, path: target.path, headers, agent: host.agent,
       });
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
@@ -291,11 +329,11 @@ export class HttpTransport implements Transport {
         // Sending the body is progress: the timeout counts from its last chunk, not from the start
         // (a long insert that keeps streaming must not time out; a stalled one still does).
         if (timer !== undefined) src.on('data', () => { if (!settled) timer!.refresh(); });
-        if (gzipBody) {
-          // The fastest level: the body is compressed while it streams, on the event loop.
-          const gz = createGzip({ level: zlibConstants.Z_BEST_SPEED });
-          gz.on('error', (e) => { req.destroy(e); });
-          src.pipe(gz).pipe(req);
+        if (bodyCodec !== undefined) {
+          // Fast settings (codecs.ts): the body is compressed while it streams, on the event loop.
+          const z = compressor(bodyCodec);
+          z.on('error', (e) => { req.destroy(e); });
+          src.pipe(z).pipe(req);
         } else {
           src.pipe(req);
         }
@@ -305,7 +343,8 @@ export class HttpTransport implements Transport {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const h of this.hosts) h.agent.destroy();
+    // The user's own agent is theirs to close.
+    if (this.opts.agent === undefined) for (const h of this.hosts) h.agent.destroy();
   }
 }
 
@@ -326,11 +365,6 @@ async function readAll(res: http.IncomingMessage): Promise<string> {
   } catch {
     // An error body cut short is still the best description we have.
   }
-  let buf = Buffer.concat(chunks);
-  const enc = String(res.headers['content-encoding'] ?? '');
-  if (enc === 'gzip') {
-    const { gunzipSync } = await import('node:zlib');
-    try { buf = gunzipSync(buf); } catch { /* keep raw */ }
-  }
+  const buf = await decompressSmall(String(res.headers['content-encoding'] ?? ''), Buffer.concat(chunks));
   return buf.toString('utf8');
 }

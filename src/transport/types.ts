@@ -19,12 +19,39 @@ export interface TransportRequest {
   body?: AsyncIterable<Uint8Array> | undefined;
   /** Safe to send twice (reads): the only requests retried after a stale keep-alive socket. */
   idempotent?: boolean | undefined;
+  /** Roles for this request, one `role` URL parameter each (already checked against the server's version). */
+  role?: readonly string[] | undefined;
+  /** Headers of this call, over the client's (validated: none the client owns). HTTP only. */
+  httpHeaders?: Readonly<Record<string, string>> | undefined;
   /**
    * The result must arrive as one document of `format` (a raw export): the embedded engine then
    * runs the query single-shot, since its streamed chunks are each a document of their own
    * (a header per chunk, a Parquet file per chunk). HTTP streams either way.
    */
   whole?: boolean | undefined;
+  /** Send to this host only (`host:port`, as RequestEvents.attempt reports it): a progress poll goes where its query runs. */
+  host?: string | undefined;
+  /** W3C trace context of the call's span, sent as the `traceparent` header. */
+  traceparent?: string | undefined;
+  /** Hooks of the call's observer (client/observe/): what happens to this request, as it happens. */
+  events?: RequestEvents | undefined;
+}
+
+/**
+ * What a transport reports about one request, synchronously, to whoever observes the call (logs,
+ * spans, progress). Every hook is optional and must not throw; a transport calls what it can.
+ */
+export interface RequestEvents {
+  /** An attempt of the request goes to `host` (`host:port`; `chdb` for the embedded engine). 0 for the first. */
+  attempt?(host: string, attempt: number): void;
+  /** The attempt to `host` failed with `error` and the request will be sent again in `delayMs` ms. */
+  retry?(info: { attempt: number; host: string; error: unknown; delayMs: number }): void;
+}
+
+/** What a transport reports about its hosts, for the client's log (set once, in the transport's options). */
+export interface TransportEvents {
+  /** A host was marked down (`up: false`, with the error that did it) or is back up. */
+  hostState?(info: { host: string; up: boolean; error?: unknown }): void;
 }
 
 /** The server's X-ClickHouse-Summary: every value as the server wrote it (strings). */
@@ -36,6 +63,8 @@ export interface TransportResponse {
   readonly summary: QuerySummary | undefined;
   /** Server time zone (X-ClickHouse-Timezone), when sent. */
   readonly timezone: string | undefined;
+  /** The host that answered (`host:port`; `chdb` for the embedded engine), when the transport says. */
+  readonly host?: string | undefined;
   /**
    * The body. Iterating it reads from the network no faster than the consumer; leaving the loop
    * early cancels the request. Errors: ChwireServerError (exception written mid-body),

@@ -1,10 +1,19 @@
 // The embedded ClickHouse engine (npm `chdb`) as the tests' oracle: every byte a decoder reads in
 // a test comes from here, and every byte an encoder writes is read back here.
-import { queryAsync } from 'chdb';
+import { queryAsync, queryBindAsync } from 'chdb';
+import { chdbParamValue } from '../../src/transport/chdb-params.js';
 
 /** Engine output of `sql` in `format` as exact bytes (never the string API, which mangles binary). */
 export async function engineBytes(sql: string, format: string, settings: Record<string, string | number> = {}): Promise<Uint8Array> {
   const r = await queryAsync(withSettings(sql, settings), { format });
+  return r.bytes();
+}
+
+/** Engine output of `sql` with `{name:Type}` parameters given in their HTTP text form (`param_name` values). */
+export async function engineBytesBound(sql: string, format: string, settings: Record<string, string | number>, params: Record<string, string>): Promise<Uint8Array> {
+  const bound: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(params)) bound[k] = chdbParamValue(k, v);
+  const r = await queryBindAsync(withSettings(sql, settings), bound, { format });
   return r.bytes();
 }
 

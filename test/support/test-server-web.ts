@@ -1,32 +1,12 @@
 // What the loopback test server needs for chwire/web and the runtime smoke suite, kept apart
-// from test-server.ts: `{name:Type}` parameters bound by the engine (as a 26.x server binds
-// `param_*`), Native inserts really stored in the engine (so a runtime in another process can read
-// back what it inserted), and the CORS answers a browser page needs (a preflight for the
-// X-ClickHouse-* request headers, the response headers exposed to the page).
+// from test-server.ts: Native inserts really stored in the engine (so a runtime in another process
+// can read back what it inserted), and the CORS answers a browser page needs (a preflight for the
+// X-ClickHouse-* request headers, any origin allowed).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { queryBindAsync } from 'chdb';
-import { chdbParamValue } from '../../src/transport/chdb-params.js';
 import { engineExec } from './engine.js';
-
-/** `param_*` of a request, in the form chdb's binder takes (null for `\N`). */
-export function boundParams(params: URLSearchParams): Record<string, string | null> | undefined {
-  const out: Record<string, string | null> = {};
-  let any = false;
-  for (const [k, v] of params) {
-    if (k.startsWith('param_')) { out[k.slice(6)] = chdbParamValue(k.slice(6), v); any = true; }
-  }
-  return any ? out : undefined;
-}
-
-/** The engine's bytes of `sql` with bound parameters. */
-export async function engineBytesBound(sql: string, format: string, params: Record<string, string | null>, settings: Record<string, string>): Promise<Uint8Array> {
-  const entries = Object.entries(settings);
-  const full = entries.length === 0 ? sql : `${sql} SETTINGS ${entries.map(([k, v]) => `${k}='${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(', ')}`;
-  return (await queryBindAsync(full, params, { format })).bytes();
-}
 
 /** `INSERT INTO t (cols) FORMAT Native` with its body: stored in the engine (through a temporary file). True when it was such an insert. */
 export async function storeNativeInsert(sql: string, body: Uint8Array): Promise<boolean> {

@@ -9,9 +9,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { createGzip, gunzipSync } from 'node:zlib';
-import { engineBytes, engineText } from './engine.js';
-import { answerCors, boundParams, engineBytesBound, storeNativeInsert } from './test-server-web.js';
+import { decodeRequestBody, responseCodec } from './test-server-codecs.js';
+import { engineBytes, engineBytesBound, engineText } from './engine.js';
+import { answerCors, storeNativeInsert } from './test-server-web.js';
 
 export type Fault =
   | { kind: 'cut-clean'; at: number }            // send `at` bytes then end the body properly
@@ -31,7 +31,7 @@ export interface RecordedRequest {
   sql: string;
   /** Index of the request on its TCP connection (0 for the first). */
   onConnection: number;
-  /** The body as sent (`rawLength` bytes) and decoded (gunzipped under `Content-Encoding: gzip`). */
+  /** The body as sent (`rawLength` bytes) and decoded (per its Content-Encoding). */
   body: Buffer;
   rawLength: number;
 }
@@ -41,6 +41,8 @@ export interface TestServerOptions {
   version?: string;
   user?: string;
   password?: string;
+  /** Accept `Authorization: Bearer <token>` (alone: with X-ClickHouse-User/Key too it is refused, as ClickHouse does). */
+  token?: string;
   /** Seconds announced in `Keep-Alive: timeout=N`. Default 10. */
   keepAliveTimeout?: number;
   /** Serve HTTPS with this key and certificate; `ca` + `requestCert` demand a client certificate signed by `ca`. */
@@ -124,7 +126,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const params = u.searchParams;
     if (opts.cors === true && answerCors(req, res)) return;
     const raw = Buffer.concat(chunks);
-    const received = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+    const decoded = decodeRequestBody(req.headers['content-encoding'], raw, old);
+    const received = typeof decoded === 'string' ? raw : decoded;
     const sql = params.get('query') ?? received.toString('utf8');
     requests.push({ method: req.method ?? '', url: req.url ?? '', params, headers: req.headers, sql, onConnection: n, body: received, rawLength: raw.length });
     res.setHeader('Keep-Alive', `timeout=${opts.keepAliveTimeout ?? 10}`);
@@ -136,10 +139,19 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       if (!old) res.setHeader('X-ClickHouse-Exception-Code', String(code));
       res.end(old ? oldStyle(msg) : `${msg}\n`);
     };
-    // Authentication (http.md §5): headers only.
+    if (typeof decoded === 'string') { fail(decoded); return; }
+    // Authentication (http.md §5): headers only, one method per request.
+    const bearer = /^Bearer (.*)$/.exec(String(req.headers['authorization'] ?? ''))?.[1];
+    if (bearer !== undefined || opts.token !== undefined) {
+      const mixed = req.headers['x-clickhouse-user'] !== undefined || req.headers['x-clickhouse-key'] !== undefined;
+      if (mixed || bearer === undefined || bearer !== opts.token) {
+        fail(`Code: 516. DB::Exception: ${mixed ? 'Invalid authentication: it is not allowed to use Authorization HTTP header and authentication via parameters simultaneously' : 'Authentication failed: the access token was not accepted'}. (AUTHENTICATION_FAILED) (version ${version})`);
+        return;
+      }
+    }
     const user = req.headers['x-clickhouse-user'] ?? 'default';
     const key = req.headers['x-clickhouse-key'] ?? '';
-    if (user !== (opts.user ?? 'default') || key !== (opts.password ?? '')) {
+    if (bearer === undefined && (user !== (opts.user ?? 'default') || key !== (opts.password ?? ''))) {
       fail(`Code: 516. DB::Exception: ${String(user)}: Authentication failed: password is incorrect, or there is no user with such name. (AUTHENTICATION_FAILED) (version ${version})`);
       return;
     }
@@ -174,8 +186,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
           const v = params.get(k);
           if (v !== null) settings[k] = v;
         }
-        const bound = old ? undefined : boundParams(params);
-        body = bound === undefined ? await engineBytes(sql, format, settings) : await engineBytesBound(sql, format, bound, settings);
+        // `param_*` are bound by the engine's binder, as a server does (26.x style only).
+        const bound: Record<string, string> = {};
+        for (const [k, v] of params) if (k.startsWith('param_')) bound[k.slice(6)] = v;
+        body = Object.keys(bound).length > 0 ? await engineBytesBound(sql, format, settings, bound) : await engineBytes(sql, format, settings);
       }
     } catch (e) {
       fail(String((e as Error).message));
@@ -184,12 +198,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const fault = faults.find(([m]) => sql.includes(m))?.[1];
     res.setHeader('Content-Type', 'application/octet-stream');
     let out: NodeJS.WritableStream = res;
-    const gzip = params.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    if (gzip) {
-      res.setHeader('Content-Encoding', 'gzip');
-      const z = createGzip();
-      z.pipe(res);
-      out = z;
+    const codec = params.get('enable_http_compression') === '1' ? responseCodec(String(req.headers['accept-encoding'] ?? ''), old) : undefined;
+    if (codec !== undefined) {
+      res.setHeader('Content-Encoding', codec.name);
+      codec.stream.pipe(res);
+      out = codec.stream;
     }
     await send(res, out, body, fault);
   }

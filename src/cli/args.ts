@@ -1,0 +1,60 @@
+// Command-line arguments shared by the `chwire` commands: how to reach the server and the decode
+// options, parsed with node:util parseArgs. Invariant: a password never comes from the command line
+// (it would show in `ps` and shell history): it is read from CHWIRE_PASSWORD or the URL.
+import type { ClientOptions } from '../client/config.js';
+import type { DecodeOptions } from '../plan/options.js';
+import { VALUE_OPTION_KEYS } from '../plan/options.js';
+
+export class UsageError extends Error {}
+
+/** parseArgs option specs for the connection. */
+export const CONNECTION_OPTIONS = {
+  url: { type: 'string' },
+  user: { type: 'string' },
+  database: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** parseArgs option specs for the decode options (`--int64 number`, `--rows array`, …). */
+export const DECODE_OPTIONS = Object.fromEntries(
+  [...VALUE_OPTION_KEYS, 'rows'].map((k) => [k, { type: 'string' }]),
+) as Record<(typeof VALUE_OPTION_KEYS)[number] | 'rows', { type: 'string' }>;
+
+export const CONNECTION_HELP = [
+  '  --url URL          http(s)://host:8123 or chdb:// (default: $CHWIRE_URL, else http://localhost:8123)',
+  '  --user NAME        user name (default: the URL\'s, else default); the password comes from',
+  '                     $CHWIRE_PASSWORD or the URL, never from an argument',
+  '  --database NAME    default database',
+].join('\n');
+
+export const DECODE_HELP = [
+  '  --int64 bigint|number|string   --int128 …   --decimal string|number',
+  '  --datetime Date|string|number  --date Date|string   --time string|number',
+  '  --strings string|bytes   --uuid string|bytes   --maps object|Map   --rows object|array',
+].join('\n');
+
+export function clientOptions(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ClientOptions {
+  const opts: ClientOptions = { url: typeof values['url'] === 'string' ? values['url'] : env['CHWIRE_URL'] ?? 'http://localhost:8123' };
+  if (typeof values['user'] === 'string') opts.username = values['user'];
+  if (env['CHWIRE_PASSWORD'] !== undefined) opts.password = env['CHWIRE_PASSWORD'];
+  if (typeof values['database'] === 'string') opts.database = values['database'];
+  return opts;
+}
+
+export function decodeOptions(values: Record<string, unknown>): DecodeOptions {
+  const out: Record<string, string> = {};
+  for (const k of [...VALUE_OPTION_KEYS, 'rows']) {
+    const v = values[k];
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out as DecodeOptions;
+}
+
+/** `name=value` pairs (repeatable options) → object; the name must be non-empty. */
+export function pairs(list: readonly string[] | undefined, what: string): [string, string][] {
+  return (list ?? []).map((p) => {
+    const eq = p.indexOf('=');
+    if (eq <= 0) throw new UsageError(`${what} must look like name=value, got ${JSON.stringify(p)}`);
+    return [p.slice(0, eq), p.slice(eq + 1)];
+  });
+}

@@ -1,0 +1,75 @@
+// Query-parameter values out of error messages. The server quotes a value it could not use
+// ("Value … cannot be parsed as UInt8 for query parameter 'p'", "Cannot parse date here: …", a
+// throwIf message): such text would carry a secret into the caller's logs. Before a call's error
+// reaches the caller, every text of its parameters (strings, and the strings inside arrays,
+// tuples and maps) is replaced in the message, `serverMessage` and stack of the error and of each
+// error in its `cause` chain.
+// Invariants: only texts of at least MIN_SECRET characters are looked for (shorter ones would
+// mangle ordinary words); a run of the message that is the whole value, or its first
+// MIN_PREFIX characters or more (the server sometimes quotes a cut value), becomes ‹param›.
+import { isChwireError } from '../../errors.js';
+
+const MIN_SECRET = 4;
+const MIN_PREFIX = 8;
+const MARK = '‹param›';
+
+/** The texts of the parameter values worth looking for (deduplicated, longest first). */
+export function secretTexts(params: Readonly<Record<string, unknown>> | undefined): string[] {
+  if (params === undefined) return [];
+  const out = new Set<string>();
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > 8 || v === null || v === undefined) return;
+    if (typeof v === 'string') { if (v.length >= MIN_SECRET) out.add(v); return; }
+    if (v instanceof Uint8Array) { if (v.length >= MIN_SECRET) out.add(new TextDecoder().decode(v)); return; }
+    if (typeof v === 'number' || typeof v === 'bigint') { const s = String(v); if (s.length >= MIN_SECRET) out.add(s); return; }
+    if (v instanceof Date) return;
+    if (v instanceof Map) { for (const [k, x] of v) { visit(k, depth + 1); visit(x, depth + 1); } return; }
+    if (Array.isArray(v)) { for (const x of v) visit(x, depth + 1); return; }
+    if (typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) { visit(k, depth + 1); visit(x, depth + 1); }
+    }
+  };
+  for (const v of Object.values(params)) visit(v, 0);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every whole value, or a long enough prefix of one, replaced. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  if (secrets.length === 0) return text;
+  let out = '';
+  let i = 0;
+  outer: while (i < text.length) {
+    for (const s of secrets) {
+      if (text.charCodeAt(i) !== s.charCodeAt(0)) continue;
+      let n = 1;
+      while (n < s.length && i + n < text.length && text.charCodeAt(i + n) === s.charCodeAt(n)) n++;
+      if (n === s.length || n >= MIN_PREFIX) {
+        out += MARK;
+        i += n;
+        continue outer;
+      }
+    }
+    out += text[i];
+    i++;
+  }
+  return out;
+}
+
+/** Redacts an error and its cause chain in place (message, stack, serverMessage). */
+export function redactError(e: unknown, secrets: readonly string[]): void {
+  if (secrets.length === 0) return;
+  const seen = new Set<unknown>();
+  for (let cur = e; cur instanceof Error && !seen.has(cur); cur = (cur as { cause?: unknown }).cause) {
+    seen.add(cur);
+    const err = cur as Error & { serverMessage?: unknown };
+    const msg = redactText(err.message, secrets);
+    if (msg !== err.message) Object.defineProperty(err, 'message', { value: msg, writable: true, configurable: true, enumerable: false });
+    if (typeof err.stack === 'string') {
+      const st = redactText(err.stack, secrets);
+      if (st !== err.stack) Object.defineProperty(err, 'stack', { value: st, writable: true, configurable: true, enumerable: false });
+    }
+    if (isChwireError(cur) && typeof err.serverMessage === 'string') {
+      Object.defineProperty(err, 'serverMessage', { value: redactText(err.serverMessage, secrets), writable: false, configurable: true, enumerable: true });
+    }
+  }
+}

@@ -1,0 +1,147 @@
+// The `tracing` option: one OpenTelemetry span per call, named and attributed per the database
+// semantic conventions, and the W3C `traceparent` the server needs to join the trace.
+// Invariants: `@opentelemetry/api` (an optional peer dependency) is imported only for
+// `tracing: true` (to reach the global tracer provider), once per client, and a missing package is
+// a ChwireConfigError on the first call; with `{ tracer }` nothing is imported (the tracer's
+// startSpan takes the active context itself). The `.d.ts` needs no OpenTelemetry package: the
+// types below are the structural subset used. The query text is an attribute only with
+// `includeQueryText: true`; no attribute or event carries a credential, a parameter value or an
+// inserted value (only call metadata is written here).
+import { ChwireConfigError, ChwireServerError, isChwireError } from '../../errors.js';
+
+type Attributes = Record<string, string | number | boolean>;
+
+/** The part of an OpenTelemetry `Span` chwire uses. */
+export interface TracingSpan {
+  spanContext(): { traceId: string; spanId: string; traceFlags: number };
+  setAttribute(key: string, value: string | number | boolean): unknown;
+  addEvent(name: string, attributes?: Attributes): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  end(): void;
+}
+
+/** The part of an OpenTelemetry `Tracer` chwire uses (any `Tracer` from `@opentelemetry/api` fits). */
+export interface TracingTracer {
+  startSpan(name: string, options?: { kind?: number; attributes?: Attributes }): TracingSpan;
+}
+
+export interface TracingOptions {
+  /** Your tracer; default `trace.getTracer('chwire')` from the global provider (needs `@opentelemetry/api`). */
+  tracer?: TracingTracer;
+  /** Add the SQL as `db.query.text` (it may carry literal values). Default false. */
+  includeQueryText?: boolean;
+}
+
+// Values of the API's enums (stable since 1.0).
+const SPAN_KIND_CLIENT = 2;
+const STATUS_ERROR = 2;
+
+export class Tracing {
+  private tracer: TracingTracer | undefined;
+  private failure: unknown;
+  private readonly loading: Promise<void> | undefined;
+
+  constructor(private readonly opts: TracingOptions) {
+    this.tracer = opts.tracer;
+    if (this.tracer === undefined) {
+      this.loading = (import('@opentelemetry/api') as Promise<{ trace?: { getTracer(name: string): TracingTracer }; default?: { trace: { getTracer(name: string): TracingTracer } } }>).then(
+        (m) => { this.tracer = (m.trace ?? m.default?.trace)!.getTracer('chwire'); },
+        (e: unknown) => { this.failure = e; },
+      );
+    }
+  }
+
+  /** Resolves once the tracer is there; ChwireConfigError when the API cannot be loaded. */
+  async ready(): Promise<void> {
+    if (this.tracer === undefined && this.failure === undefined) await this.loading;
+    if (this.tracer === undefined) {
+      throw new ChwireConfigError('option tracing: true needs the optional peer dependency @opentelemetry/api: run `npm install @opentelemetry/api` (or pass { tracer })', { cause: this.failure });
+    }
+  }
+
+  get loaded(): boolean {
+    return this.tracer !== undefined;
+  }
+
+  /** Starts the span of one call (ready() must have resolved). */
+  start(kind: string, sql: string | undefined, queryId: string, database: string | undefined, table: string | undefined): CallSpan {
+    const tracer = this.tracer!;
+    const operation = operationOf(kind, sql);
+    const attributes: Attributes = {
+      'db.system.name': 'clickhouse',
+      'db.operation.name': operation,
+      'clickhouse.query.id': queryId,
+    };
+    if (database !== undefined && database !== '') attributes['db.namespace'] = database;
+    if (table !== undefined) attributes['db.collection.name'] = table;
+    if (this.opts.includeQueryText === true && sql !== undefined) attributes['db.query.text'] = sql;
+    // Span name per the conventions: `{operation} {target}`, the target being the table when known.
+    const name = table !== undefined ? `${operation} ${table}` : operation;
+    // The tracer parents the span on the active context (the caller's span, when there is one).
+    const span = tracer.startSpan(name, { kind: SPAN_KIND_CLIENT, attributes });
+    return new CallSpan(span);
+  }
+}
+
+export class CallSpan {
+  constructor(readonly span: TracingSpan) {}
+
+  /** The W3C trace context header for the request, when the span has a valid context. */
+  traceparent(): string | undefined {
+    const sc = this.span.spanContext();
+    if (!/^[0-9a-f]{32}$/.test(sc.traceId) || /^0+$/.test(sc.traceId) || !/^[0-9a-f]{16}$/.test(sc.spanId) || /^0+$/.test(sc.spanId)) return undefined;
+    return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+  }
+
+  server(host: string): void {
+    const m = /^(.*):(\d+)$/.exec(host);
+    this.span.setAttribute('server.address', (m?.[1] ?? host).replace(/^\[|\]$/g, ''));
+    if (m !== null) this.span.setAttribute('server.port', Number(m[2]));
+  }
+
+  retry(attempt: number, host: string | undefined, error: unknown, delayMs: number): void {
+    const attrs: Attributes = { 'chwire.attempt': attempt, 'error.type': errorType(error), 'chwire.retry.delay_ms': delayMs };
+    if (host !== undefined) attrs['server.address'] = host;
+    this.span.addEvent('retry', attrs);
+  }
+
+  end(error: unknown, rows: number | undefined): void {
+    if (rows !== undefined) this.span.setAttribute('db.response.returned_rows', rows);
+    if (error !== undefined) {
+      this.span.setAttribute('error.type', errorType(error));
+      if (error instanceof ChwireServerError && error.serverCode !== 0) this.span.setAttribute('db.response.status_code', String(error.serverCode));
+      // The status description is the error class and code, never the message (it may quote values).
+      this.span.setStatus({ code: STATUS_ERROR, message: errorType(error) });
+    }
+    this.span.end();
+  }
+}
+
+/** Low-cardinality error identifier: the server's error name, else the error class. */
+export function errorType(e: unknown): string {
+  if (e instanceof ChwireServerError && e.serverName !== undefined) return e.serverName;
+  if (isChwireError(e)) return e.name;
+  return e instanceof Error ? e.name : '_OTHER';
+}
+
+/** `db.operation.name`: the statement's first keyword (SELECT, INSERT, CREATE…), or the call for ping. */
+export function operationOf(kind: string, sql: string | undefined): string {
+  if (sql === undefined) return kind;
+  const m = /^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/|\()*([A-Za-z]+)/.exec(sql);
+  return m !== null ? m[1]!.toUpperCase() : kind;
+}
+
+export function resolveTracing(v: unknown): Tracing | undefined {
+  if (v === undefined || v === false) return undefined;
+  if (v === true) return new Tracing({});
+  if (typeof v !== 'object' || v === null) throw new ChwireConfigError('option tracing must be true, false or { tracer?, includeQueryText? }');
+  for (const k of Object.keys(v)) {
+    if (k !== 'tracer' && k !== 'includeQueryText') throw new ChwireConfigError(`unknown tracing option ${JSON.stringify(k)}`);
+  }
+  const o = v as TracingOptions;
+  if (o.tracer !== undefined && (typeof o.tracer !== 'object' || o.tracer === null || typeof o.tracer.startSpan !== 'function')) {
+    throw new ChwireConfigError('option tracing.tracer must be an OpenTelemetry Tracer (with startSpan)');
+  }
+  if (o.includeQueryText !== undefined && typeof o.includeQueryText !== 'boolean') throw new ChwireConfigError('option tracing.includeQueryText must be a boolean');
+  return new Tracing(o);
+}

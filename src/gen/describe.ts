@@ -1,0 +1,49 @@
+// What the server says about a table or a query, for `chwire gen`: the result columns exactly as
+// a result header names and types them (what the decoders will be built from at run time), and a
+// table's columns with their default kinds (what insert() must be given).
+//
+// Invariant: only the server's own description is used, never a parse of the SQL: a query's
+// columns come from the header of the query itself run with LIMIT 0 (or `DESCRIBE` where an empty
+// result has no header), with each placeholder replaced by its type's default value.
+import type { Client } from '../client/client.js';
+import { quoteIdentifier, quoteString, splitTableName } from '../client/identifiers.js';
+import { withTypedDefaults } from './sql-text.js';
+
+export interface ResultColumn {
+  readonly name: string;
+  /** The type as the result header spells it. */
+  readonly type: string;
+}
+
+export interface TableColumn extends ResultColumn {
+  /** `''`, `DEFAULT`, `MATERIALIZED`, `ALIAS` or `EPHEMERAL`. */
+  readonly defaultKind: string;
+}
+
+/** The columns of `SELECT …` as its result header has them. */
+export async function describeQuery(client: Client, sql: string): Promise<ResultColumn[]> {
+  const probe = withTypedDefaults(sql);
+  const rows = await client.fetch(`SELECT * FROM (\n${probe}\n) LIMIT 0`, { rows: 'array' });
+  if (rows.columns.length > 0) return rows.columns.map((c) => ({ name: c.name, type: c.type }));
+  // Native (older servers) sends no header for an empty result: ask DESCRIBE instead.
+  const desc = await client.fetch<unknown[]>(`DESCRIBE TABLE (\n${probe}\n)`, { rows: 'array' });
+  return desc.map((r) => ({ name: String(r[0]), type: String(r[1]) }));
+}
+
+/** A table's columns in order, with their default kinds. */
+export async function describeTable(client: Client, table: string): Promise<TableColumn[]> {
+  const [db, name] = splitTableName(table);
+  const dbExpr = db === undefined ? 'currentDatabase()' : quoteString(db);
+  const rows = await client.fetch<unknown[]>(
+    `SELECT name, type, default_kind FROM system.columns WHERE database = ${dbExpr} AND table = ${quoteString(name)}`,
+    { rows: 'array' },
+  );
+  if (rows.length === 0) throw new Error(`table ${table} not found (or it has no columns)`);
+  return rows.map((r) => ({ name: String(r[0]), type: String(r[1]), defaultKind: String(r[2]) }));
+}
+
+/** `db.table` quoted for SQL text. */
+export function quotedTable(table: string): string {
+  const [db, name] = splitTableName(table);
+  return db === undefined ? quoteIdentifier(name) : `${quoteIdentifier(db)}.${quoteIdentifier(name)}`;
+}
