@@ -17,7 +17,8 @@ const BUDGET = 61_000;
 async function bundle(entry: string, minify: boolean): Promise<{ code: string; inputs: string[] }> {
   const r = await build({
     entryPoints: [join(ROOT, entry)], bundle: true, minify, platform: 'browser', format: 'esm', target: 'es2022',
-    write: false, metafile: true, logLevel: 'silent',
+    // The optional peer @opentelemetry/api (platform-neutral) is the user's, loaded only for `tracing: true`.
+    external: ['@opentelemetry/api'], write: false, metafile: true, logLevel: 'silent',
   });
   return { code: r.outputFiles[0]!.text, inputs: Object.keys(r.metafile.inputs) };
 }
