@@ -22,6 +22,9 @@ test('fetch, fetchOne, fetchValue and result metadata', async () => {
   for (let k = 0; k < rows.length; k += 997) assert.deepEqual(rows[k], { n: BigInt(k), s: String(k * 3), i: k - 1000 });
   assert.deepEqual(rows.columns.map((x) => x.type), ['UInt64', 'String', 'Int32']);
   assert.equal(rows.queryId, 'emb-1');
+  // What chdb reports of a finished single-shot call: the result's rows and bytes, the time taken.
+  assert.equal(rows.summary?.['result_rows'], '300000');
+  assert.ok(Number(rows.summary?.['elapsed_ns']) > 0);
   assert.deepEqual(await c.fetchOne('SELECT 1 AS a, 2 AS b'), { a: 1, b: 2 });
   assert.equal(await c.fetchValue("SELECT 'v' AS x"), 'v');
   assert.equal(await c.fetchValue('SELECT 1 FROM numbers(0)'), undefined);
@@ -185,9 +188,12 @@ test('Native reads report a top-level DateTime with its zone (binary type header
   const rows = await c.fetch<{ t: Date }>(sql, { format: 'Native' });
   assert.deepEqual(rows.columns.map((x) => x.type), want);
   assert.deepEqual(rows[0]!.t, new Date(1700000000 * 1000));
-  // The user's own setting wins: text headers, where the top-level zone is lost (native.md §2).
+  // The user's own setting wins: text headers, where the top-level zone is lost (native.md §2),
+  // and fetchColumns recovers it from DESCRIBE of the query (which the engine runs single-shot).
   const text = await c.fetchColumns(sql, { settings: { output_format_native_encode_types_in_binary_format: 0 } });
-  assert.deepEqual(text.types, ['DateTime', "Array(DateTime('Europe/Berlin'))", 'DateTime']);
+  assert.deepEqual(text.types, want);
+  const textRows = await c.fetch(sql, { format: 'Native', settings: { output_format_native_encode_types_in_binary_format: 0 } });
+  assert.deepEqual(textRows.columns.map((x) => x.type), ['DateTime', "Array(DateTime('Europe/Berlin'))", 'DateTime']);
 });
 
 test('errors: server errors, abort, closed client, a second data directory', async () => {
@@ -206,19 +212,21 @@ test('errors: server errors, abort, closed client, a second data directory', asy
   await assert.rejects(closed.fetch('SELECT 1'), ChwireConfigError);
 });
 
-test('requestTimeout on the embedded engine: a stream waiting longer for its next chunk is a ChwireTimeoutError', async () => {
-  const t = createClient({ url: 'chdb://', requestTimeout: 300 });
+test('requestTimeout on the embedded engine: a read or a statement given up on is a ChwireTimeoutError; a stream that keeps delivering chunks is progress', async () => {
+  const t = createClient({ url: 'chdb://', requestTimeout: 1000 });
+  const slow = 'SELECT sleepEachRow(0.9) FROM numbers(3)'; // one block that takes ~2.7 s to compute
   try {
-    // One block that takes ~1.2 s to compute: no chunk within 300 ms.
-    const started = performance.now();
-    await assert.rejects(t.fetch('SELECT sleepEachRow(0.4) FROM numbers(3)'), ChwireTimeoutError);
-    assert.ok(performance.now() - started < 1000, 'the timeout fired before the block was done');
+    for (const read of [() => t.fetch(slow), async () => { for await (const _ of t.stream(slow)); }]) {
+      const started = performance.now();
+      await assert.rejects(read(), ChwireTimeoutError);
+      assert.ok(performance.now() - started < 2500, 'the timeout fired before the block was done');
+    }
     // A stream that keeps delivering chunks is progress, however long it runs in all.
     let n = 0;
     for await (const _ of t.stream('SELECT number FROM numbers(2000000)')) n++;
     assert.equal(n, 2000000);
     // A statement stops being waited for (the engine finishes it); the client stays usable.
-    await assert.rejects(t.execute('SELECT sleepEachRow(0.4) FROM numbers(3)'), ChwireTimeoutError);
+    await assert.rejects(t.execute(slow), ChwireTimeoutError);
     assert.equal(await t.fetchValue('SELECT 41 + 1 AS x'), 42);
   } finally {
     await t.close();

@@ -18,13 +18,17 @@ const PASSWORD = 'PW-s3cret-Qx81';
 const WRONG_PASSWORD = 'PW-wrong-s3cret-Zk22';
 const PARAM = 'PARAM-s3cret-Lm93';
 const INSERTED = 'INSERT-s3cret-Vb47';
-const SECRETS = [PASSWORD, WRONG_PASSWORD, PARAM, INSERTED];
+const TOKEN = 'TOKEN-s3cret-Hq58';
+const WRONG_TOKEN = 'TOKEN-wrong-s3cret-Pz61';
+const SECRETS = [PASSWORD, WRONG_PASSWORD, PARAM, INSERTED, TOKEN, WRONG_TOKEN];
 
 const server = await startTestServer({ user: 'u1', password: PASSWORD });
+const tokenServer = await startTestServer({ token: TOKEN });
 const TABLE = `secrets_t_${process.pid}`;
 await engineExec(`CREATE TABLE IF NOT EXISTS ${TABLE} (id UInt32, s String) ENGINE = Memory`);
 after(async () => {
   await server.close();
+  await tokenServer.close();
   await engineExec(`DROP TABLE IF EXISTS ${TABLE}`);
 });
 
@@ -129,6 +133,38 @@ test('HTTP: no secret in logs, spans, channel contexts, errors or URLs, for ever
   for (const kind of ['log debug', 'log warn', 'span', 'channel', 'error message', 'url']) assert.ok(seen.some((s) => s.startsWith(kind)), `collected ${kind}`);
   assert.ok(seen.some((s) => s.includes('BAD_QUERY_PARAMETER')), 'the server error quoting the parameter was provoked');
   assert.ok(seen.some((s) => s.includes('‹param›')), 'and its value was redacted');
+});
+
+test('HTTP with an access token (string and function): no token in logs, spans, channel contexts, errors or URLs', async () => {
+  seen.length = 0;
+  const before = tokenServer.requests.length;
+  const c = observed({ url: tokenServer.url, accessToken: TOKEN });
+  await everyCallKind(c, false);
+  await everyCallKind(c, true);
+  await c.close();
+  const f = observed({ url: tokenServer.url, accessToken: async () => TOKEN });
+  await everyCallKind(f, true);
+  await f.close();
+  const wrong = observed({ url: tokenServer.url, accessToken: () => WRONG_TOKEN });
+  assert.ok(await run(() => wrong.fetch('SELECT {p:String}', { params: { p: PARAM } })));
+  assert.ok(await run(() => wrong.insert(TABLE, [{ id: 1, s: INSERTED }])));
+  await wrong.close();
+  // A token function that fails: the call fails (ChwireConfigError with its error as the cause).
+  const failing = observed({ url: tokenServer.url, accessToken: () => { throw new Error('token service down'); } });
+  assert.ok(await run(() => failing.fetch('SELECT 1')));
+  await failing.close();
+  const refused = observed({ url: 'http://127.0.0.1:1', accessToken: TOKEN });
+  assert.ok(await run(() => refused.fetch('SELECT {p:String}', { params: { p: PARAM } })));
+  await refused.close();
+  for (const s of exporter.getFinishedSpans()) seen.push(`span: ${show({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })}`);
+  for (const r of tokenServer.requests.slice(before)) {
+    const u = new URL(r.url, 'http://x');
+    u.searchParams.delete('param_p');
+    seen.push(`url: ${decodeURIComponent(u.toString())}`);
+  }
+  assertClean();
+  assert.ok(tokenServer.requests.slice(before).some((r) => r.headers['authorization'] === `Bearer ${TOKEN}`), 'the token was sent (as a header)');
+  assert.ok(seen.some((s) => s.includes('access token was not accepted')), 'the wrong token was refused');
 });
 
 test('chdb://: no parameter or inserted value in logs, spans, channel contexts or errors', async () => {

@@ -276,3 +276,13 @@ test('logger: a slow consumer is logged once at warn; a throwing logger or onPro
   await assert.rejects(c2.fetch('SELECT * FROM no_such_table_w'), ChwireServerError);
   await c2.close();
 });
+
+test('an observed empty insert sends nothing and names no query, as an unobserved one', async () => {
+  const { logger, lines } = recorder();
+  const c = client({ logger, logLevel: 'debug' });
+  const before = server.requests.length;
+  assert.deepEqual(await c.insert('t', []), { queryId: undefined, summary: undefined });
+  await c.close();
+  assert.ok(!server.requests.slice(before).some((r) => /INSERT/i.test(r.sql)), 'no insert sent (only the version probe)');
+  assert.equal(lines.length, 1); // the debug line of the call itself
+});

@@ -284,7 +284,7 @@ test('chdb is loaded only on first use: no static import of it, and only Node bu
   const dynamic = nonRelative(graph, (r) => r.dynamic && !isBuiltin(r.specifier));
   assert.deepEqual(dynamic.map((s) => s.replace(/:\d+ /, ' ')).sort(), [
     'dist/src/client/observe/tracing.js → @opentelemetry/api (dynamic)', // only for tracing: true
-    'dist/src/transport/chdb.js → chdb (dynamic)',
+    'dist/src/transport/chdb-engine.js → chdb (dynamic)',
   ]);
 });
 

@@ -195,7 +195,7 @@ class ChwireClient implements Client, ClientCore {
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
-  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string, call: Call | undefined): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
     const { info, caps } = await this.capabilities(opts.signal);
     const params = await this.queryParams(opts, caps, info);
     const surface = this.surface(opts, caps, info);
@@ -205,7 +205,7 @@ class ChwireClient implements Client, ClientCore {
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.request({
-        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw, ...surface,
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw, buffered, ...surface,
       }, call);
       return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
@@ -219,12 +219,12 @@ class ChwireClient implements Client, ClientCore {
   }
 
   /** `kind`: the public call being made (observed as such), or undefined for the client's own queries. */
-  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions, kind: string | undefined): RowStreamImpl<R> {
+  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions, kind: string | undefined, buffered = false): RowStreamImpl<R> {
     const queryId = opts.queryId ?? newQueryId();
     const open = async (): Promise<OpenedQuery<R>> => {
       const call = kind === undefined ? undefined : await this.begin(kind, sql, queryId, opts);
       try {
-        const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId, call);
+        const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId, call, buffered);
         const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
         return { response, decoder, release, done: call === undefined ? undefined : (e, rows) => call.end(e, rows, response.summary) };
       } catch (e) {
@@ -236,11 +236,11 @@ class ChwireClient implements Client, ClientCore {
   }
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch'));
+    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true));
   }
 
   fetchPlain<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined));
+    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined, true));
   }
 
   private async fetchFrom<R>(s: RowStreamImpl<R>): Promise<Rows<R>> {
@@ -261,13 +261,13 @@ class ChwireClient implements Client, ClientCore {
   }
 
   async fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
-    const rows = await this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne'));
+    const rows = await this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true));
     return rows[0];
   }
 
   async fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
     const o: QueryOptions = { ...opts, rows: 'array' };
-    const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue'));
+    const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true));
     return rows[0]?.[0] as V | undefined;
   }
 
@@ -311,7 +311,11 @@ class ChwireClient implements Client, ClientCore {
 
   insert(table: string, rows: InsertInput, opts: InsertOptions = {}): Promise<InsertResult> {
     return this.observed('insert', `INSERT INTO ${table}`, opts.queryId ?? newQueryId(), opts, table,
-      (queryId) => insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId }),
+      async (queryId) => {
+        const r = await insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId });
+        // Empty input sends nothing and names no query, observed or not.
+        return r.summary === undefined && opts.queryId === undefined && this.calls.get(queryId!)?.requested !== true ? { ...r, queryId: undefined } : r;
+      },
       (r) => writtenRows(r.summary), (r) => r.summary);
   }
 

@@ -15,17 +15,15 @@ const UNESCAPE: Record<string, string> = { '\\': '\\', '0': '\0', b: '\b', f: '\
  */
 export function chdbParamValue(name: string, text: string): string | null {
   if (text === '\\N') return null;
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch !== '\\') { out += ch; continue; }
-    const next = text[i + 1];
-    if (next === undefined) throw new ChwireConfigError(`query parameter ${JSON.stringify(name)} ends with a lone backslash`);
+  // One pass over large values (a 100 000-element array is ~1 MB of text): no per-character concatenation.
+  if (!text.includes('\\')) return text;
+  let trailing = 0;
+  while (trailing < text.length && text[text.length - 1 - trailing] === '\\') trailing++;
+  if (trailing % 2 === 1) throw new ChwireConfigError(`query parameter ${JSON.stringify(name)} ends with a lone backslash`);
+  return text.replace(/\\([\s\S])/g, (_, next: string) => {
     const plain = UNESCAPE[next];
-    if (plain !== undefined) out += plain;
-    else if (next === "'") out += "''";
-    else throw new ChwireConfigError(`query parameter ${JSON.stringify(name)} uses the escape \\${next}, which the embedded engine's binder cannot receive`);
-    i++;
-  }
-  return out;
+    if (plain !== undefined) return plain;
+    if (next === "'") return "''";
+    throw new ChwireConfigError(`query parameter ${JSON.stringify(name)} uses the escape \\${next}, which the embedded engine's binder cannot receive`);
+  });
 }

@@ -1,103 +1,24 @@
 // The embedded transport (`chdb://` in memory, `chdb:///abs/path` on disk): queries run in this
 // process through the optional peer dependency `chdb`, loaded by dynamic import only when such a
 // URL is used. Results come back as raw bytes (never chdb's string API, which mangles binary) and
-// go through the same decoders as HTTP. Invariants: one engine data directory per process, shared
-// by every client that names it (refcounted); a streamed read holds a connection of its own
-// (chdb allows one stream per connection); client sessions map to dedicated connections.
+// go through the same decoders as HTTP. The engine call is chosen once per request: single-shot
+// (`queryAsync`, run on a libuv worker thread) for statements, raw exports, results the caller
+// buffers whole (`buffered`: fetch) and statements the engine cannot stream; streamed
+// (`queryStream`, whose start runs on the main thread) for the rest. Invariants: an abort settles
+// the call at once with ChwireAbortError and requestTimeout with ChwireTimeoutError, whatever the
+// engine still does (it cannot be interrupted; the connection is reused only once it is done);
+// see chdb-engine.ts and chdb-connections.ts for what connections are reused and when.
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireServerError, ChwireTimeoutError, isChwireError } from '../errors.js';
+import { ChwireAbortError, ChwireConfigError, ChwireConnectionError } from '../errors.js';
 import { chdbParamValue } from './chdb-params.js';
-import { quoteIdentifier } from '../client/identifiers.js';
-import { serverErrorFromText } from './server-error.js';
-import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
-
-type ChdbModule = typeof import('chdb');
-type ChdbSession = InstanceType<ChdbModule['Session']>;
-
-interface Engine {
-  mod: ChdbModule;
-  /** Data directory ('' until the first in-memory session created its temporary one). */
-  path: string;
-  refs: number;
-  idle: ChdbSession[];
-  all: Set<ChdbSession>;
-}
-
-// Per process: libchdb binds one data directory at a time.
-const engines = new Map<string, Promise<Engine>>();
-
-async function loadChdb(): Promise<ChdbModule> {
-  try {
-    return await import('chdb');
-  } catch (e) {
-    throw new ChwireConfigError('chdb:// needs the embedded engine: run `npm install chdb` (an optional peer dependency of chwire)', { cause: e });
-  }
-}
-
-async function acquireEngine(key: string): Promise<Engine> {
-  let p = engines.get(key);
-  if (p === undefined) {
-    p = (async () => {
-      const mod = await loadChdb();
-      for (const k of engines.keys()) {
-        if (k !== key) throw new ChwireConfigError(`the embedded engine already has ${k === 'memory' ? 'an in-memory database' : k} open in this process; chdb binds one data directory per process`);
-      }
-      return { mod, path: key === 'memory' ? '' : key, refs: 0, idle: [], all: new Set() };
-    })();
-    engines.set(key, p);
-    p.catch(() => engines.delete(key));
-  }
-  const e = await p;
-  e.refs++;
-  return e;
-}
-
-function openSession(engine: Engine): ChdbSession {
-  try {
-    const s = new engine.mod.Session(engine.path);
-    if (engine.path === '') engine.path = s.path;
-    engine.all.add(s);
-    return s;
-  } catch (e) {
-    throw new ChwireConnectionError(`cannot open the embedded engine: ${(e as Error).message}`, { cause: e });
-  }
-}
-
-/** Maps an error thrown by chdb to the ChwireError the caller sees. */
-function chdbError(e: unknown, queryId: string | undefined): Error {
-  if (isChwireError(e)) return e;
-  const err = e as { code?: string; message?: string; clickhouseCode?: number };
-  const message = String(err.message ?? e);
-  if (err.code === 'CHDB_ABORT') return new ChwireAbortError('query aborted by its AbortSignal', { queryId, cause: e });
-  if (err.code === 'CHDB_TIMEOUT') return new ChwireTimeoutError(`embedded query timed out: ${message}`, { queryId, cause: e });
-  if (/Code: \d+/.test(message)) return serverErrorFromText(message.slice(message.indexOf('Code: ')), undefined, queryId);
-  if (err.code === 'CHDB_BIND') return new ChwireConfigError(message, { cause: e, queryId });
-  return new ChwireServerError(message, { serverCode: err.clickhouseCode ?? 0 }, { queryId, cause: e });
-}
-
-/** RowBinaryWithNamesAndTypes header length (count, names, types), or -1 if `b` is too short. */
-function rbHeaderLength(b: Uint8Array): number {
-  let pos = 0;
-  const leb = (): number => {
-    let v = 0;
-    for (let shift = 0; ; shift += 7) {
-      if (pos >= b.length) return -1;
-      const x = b[pos++]!;
-      v += (x & 0x7f) * 2 ** shift;
-      if (x < 0x80) return v;
-    }
-  };
-  const n = leb();
-  if (n < 0) return -1;
-  for (let i = 0; i < 2 * n; i++) {
-    const len = leb();
-    if (len < 0 || pos + len > b.length) return -1;
-    pos += len;
-  }
-  return pos;
-}
+import { acquireEngine, releaseEngine, type Engine, type Gate } from './chdb-engine.js';
+import { Connections, type Lease } from './chdb-connections.js';
+import { chdbError, isNotStreamable } from './chdb-errors.js';
+import { openStream } from './chdb-stream.js';
+import { within, type WaitLimits } from './chdb-wait.js';
+import { parseVersion, type QuerySummary, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
 export interface ChdbTransportOptions {
   /** '' for in memory, else an absolute data directory. */
@@ -107,66 +28,53 @@ export interface ChdbTransportOptions {
   database?: string | undefined;
 }
 
+/** Statements the engine refuses to stream ("Streaming query is not supported"): run single-shot. */
+const NOT_STREAMED = /^\s*(?:SHOW|DESC|DESCRIBE|EXISTS|EXPLAIN)\b/i;
+/** Bytes per chunk of a single-shot result: decoders see it in pieces, as they would over HTTP. */
+const SLICE = 65536;
+
+interface Call {
+  sql: string;
+  params: Record<string, string | null> | undefined;
+  format: string;
+  sessionId: string | undefined;
+  signal: AbortSignal | undefined;
+  queryId: string | undefined;
+  /** Runs once the engine is done with the call (also when the caller stopped waiting). */
+  onEngineDone?: (() => void) | undefined;
+}
+
 export class ChdbTransport implements Transport {
   readonly kind = 'chdb' as const;
-  private engine: Promise<Engine> | undefined;
-  private readonly sessions = new Map<string, ChdbSession>();
+  private engine: Promise<{ engine: Engine; conns: Connections }> | undefined;
   private info: Promise<ServerInfo> | undefined;
   private closed = false;
 
   constructor(private readonly opts: ChdbTransportOptions) {}
 
-  private getEngine(): Promise<Engine> {
+  private getEngine(): Promise<{ engine: Engine; conns: Connections }> {
     if (this.closed) return Promise.reject(new ChwireConnectionError('client is closed'));
-    this.engine ??= acquireEngine(this.opts.path === '' ? 'memory' : this.opts.path);
+    this.engine ??= acquireEngine(this.opts.path === '' ? 'memory' : this.opts.path).then((engine) => ({ engine, conns: new Connections(engine, this.opts.database) }));
     return this.engine;
   }
 
-  server(): Promise<ServerInfo> {
+  server(signal?: AbortSignal): Promise<ServerInfo> {
     this.info ??= (async () => {
-      const s = await this.take(undefined);
-      try {
-        const r = await s.session.queryAsync('SELECT version()', { format: 'TabSeparated', ...this.timeout() });
-        return parseVersion(new TextDecoder().decode(r.bytes()));
-      } finally { s.release(); }
+      const r = await this.singleShot({ sql: 'SELECT version()', params: undefined, format: 'TabSeparated', sessionId: undefined, signal: undefined, queryId: undefined });
+      return parseVersion(new TextDecoder().decode(r.bytes));
     })();
-    return this.info;
+    this.info.catch(() => { this.info = undefined; });
+    return signal === undefined ? this.info : within(this.info, { signal, deadline: 0, queryId: undefined, what: 'query', timeoutMessage: () => '' });
   }
 
-  async ping(): Promise<void> {
-    await this.server();
+  async ping(signal?: AbortSignal): Promise<void> {
+    await this.server(signal);
   }
 
-  /**
-   * requestTimeout for a single-shot engine call: it rejects after that long (chdb cannot stop
-   * the computation, which finishes in the background).
-   */
-  private timeout(): { timeout?: number } {
-    return this.opts.requestTimeout > 0 ? { timeout: this.opts.requestTimeout } : {};
-  }
-
-  /** A new connection, switched to the configured database. */
-  private async fresh(engine: Engine): Promise<ChdbSession> {
-    const s = openSession(engine);
-    if (this.opts.database !== undefined && this.opts.database !== '') {
-      await s.queryAsync(`USE ${quoteIdentifier(this.opts.database)}`, { format: 'TabSeparated' }).catch((e: unknown) => { throw chdbError(e, undefined); });
-    }
-    return s;
-  }
-
-  /** A connection for one request: the session's own, or an idle pooled one (or a new one). */
-  private async take(sessionId: string | undefined): Promise<{ session: ChdbSession; release: () => void }> {
-    const engine = await this.getEngine();
-    if (sessionId !== undefined) {
-      let s = this.sessions.get(sessionId);
-      if (s === undefined) { s = await this.fresh(engine); this.sessions.set(sessionId, s); }
-      return { session: s, release: () => undefined };
-    }
-    // Pooled connections are shared by clients of the same directory, so only reuse one when no
-    // database switch is involved.
-    const s = (this.opts.database === undefined ? engine.idle.pop() : undefined) ?? await this.fresh(engine);
-    let released = false;
-    return { session: s, release: () => { if (!released) { released = true; if (s.open && this.opts.database === undefined) engine.idle.push(s); else if (this.opts.database !== undefined) { engine.all.delete(s); s.close(); } } } };
+  /** The limits of a wait that started at `start` and may last requestTimeout. */
+  private limits(signal: AbortSignal | undefined, queryId: string | undefined, start: number, what: string, timeoutMessage: () => string): WaitLimits {
+    const t = this.opts.requestTimeout;
+    return { signal, queryId, what, deadline: t > 0 ? start + t : 0, timeoutMessage };
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {
@@ -178,53 +86,149 @@ export class ChdbTransport implements Transport {
     const settingsClause = settings.length > 0 ? `SETTINGS ${settings.map(([k, v]) => `${k}=${quote(v)}`).join(', ')}` : '';
     const base = req.sql.replace(/[\s;]+$/, '');
     const sql = settingsClause === '' ? base : `${base}\n${settingsClause}`;
-    const params: Record<string, string | null> = {};
-    for (const [k, v] of Object.entries(req.params ?? {})) params[k] = chdbParamValue(k, v);
-    const hasParams = Object.keys(params).length > 0;
+    let params: Record<string, string | null> | undefined;
+    for (const [k, v] of Object.entries(req.params ?? {})) (params ??= {})[k] = chdbParamValue(k, v);
     if (req.signal?.aborted) throw new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: req.queryId });
-    const conn = await this.take(req.sessionId);
+    if (req.body !== undefined) return this.insert(settingsClause, req);
+    const call: Call = { sql, params, format: req.format ?? 'TabSeparated', sessionId: req.sessionId, signal: req.signal, queryId: req.queryId };
+    if (req.format === undefined || req.whole === true || req.buffered === true || NOT_STREAMED.test(req.sql)) {
+      return resultResponse(await this.singleShot(call), req.queryId);
+    }
     try {
-      if (req.body !== undefined) return await this.insert(conn.session, settingsClause, req, conn.release);
-      if (req.format === undefined || req.whole === true) {
-        const opts = { format: req.format ?? 'TabSeparated', signal: req.signal, ...this.timeout() };
-        const r = hasParams ? await conn.session.queryBindAsync(sql, params, opts) : await conn.session.queryAsync(sql, opts);
-        conn.release();
-        return bytesResponse(r.bytes(), req.queryId);
-      }
-      const format = req.format;
-      const stream = hasParams ? conn.session.queryStreamBind(sql, params, { format, signal: req.signal }) : conn.session.queryStream(sql, { format, signal: req.signal });
-      return streamResponse(stream, format, req.queryId, conn.release, this.opts.requestTimeout);
+      return await this.streamed(call);
     } catch (e) {
-      conn.release();
+      // Decided once, before any row: what the engine refuses to stream runs single-shot.
+      if (isNotStreamable(e)) return resultResponse(await this.singleShot(call), req.queryId);
       throw chdbError(e, req.queryId);
     }
   }
 
-  /** INSERT … FORMAT x with a body: the bytes go through a temporary file read with FROM INFILE. */
-  private async insert(session: ChdbSession, settingsClause: string, req: TransportRequest, release: () => void): Promise<TransportResponse> {
+  /**
+   * One engine call that answers with the whole result. It waits (within requestTimeout of its
+   * start, and its signal) for its connection, a worker thread and, with parameters, its turn.
+   */
+  private async singleShot(call: Call): Promise<SingleShotResult> {
+    const start = performance.now();
+    let phase = '';
+    const limits = this.limits(call.signal, call.queryId, start, 'query', () => `no answer from the embedded engine within ${this.opts.requestTimeout} ms (requestTimeout): ${phase}`);
+    let engine: Engine;
+    let conns: Connections;
+    try {
+      ({ engine, conns } = await this.getEngine());
+    } catch (e) {
+      call.onEngineDone?.();
+      throw e;
+    }
+    // What the call waits for, in order; each step hands back how to undo it. A session's call
+    // first waits for the session's previous one; a pooled call takes a connection only once it
+    // may run, so a burst of calls opens no more connections than run at once.
+    let lease: Lease | undefined;
+    const gate = (g: Gate, why: () => string) => async (): Promise<() => void> => {
+      phase = why();
+      const w = g.enter();
+      try { await within(w.ready, limits); } catch (e) { w.giveUp(); throw e; }
+      return () => g.leave();
+    };
+    const connection = async (): Promise<() => void> => {
+      phase = "the session's previous call was still running in the engine";
+      const l = await conns.lease(call.sessionId, call.sql, limits);
+      lease = l;
+      return () => l.done(true);
+    };
+    const steps = [
+      gate(engine.gate, () => `the query had not started: ${engine.gate.busy} engine calls were running, each holding one of libuv's worker threads (calls an abort or a timeout gave up on included: the engine finishes them; UV_THREADPOOL_SIZE sets how many threads there are)`),
+      ...(call.params === undefined ? [] : [gate(engine.params, () => 'the query had not started: parameterized queries run one at a time, and an earlier one was still running')]),
+    ];
+    if (call.sessionId === undefined) steps.push(connection); else steps.unshift(connection);
+    const undo: (() => void)[] = [];
+    try {
+      for (const step of steps) undo.push(await step());
+    } catch (e) {
+      for (const u of undo) u();
+      call.onEngineDone?.();
+      throw e;
+    }
+    const held = lease!;
+    const gates = undo.filter((_, i) => steps[i] !== connection);
+    phase = 'the engine finishes the statement on its own';
+    let native: Promise<{ bytes(): Uint8Array; rowsRead: number; bytesRead: number; elapsed: number }>;
+    try {
+      native = call.params === undefined
+        ? held.session.queryAsync(call.sql, { format: call.format })
+        : held.session.queryBindAsync(call.sql, call.params, { format: call.format });
+    } catch (e) {
+      native = Promise.reject(e);
+    }
+    const engineDone = (clean: boolean): void => {
+      for (const leave of gates) leave();
+      held.done(clean);
+      call.onEngineDone?.();
+    };
+    native.then(() => engineDone(true), () => engineDone(false));
+    try {
+      const r = await within(native, limits);
+      return { bytes: r.bytes(), summary: { result_rows: String(r.rowsRead), result_bytes: String(r.bytesRead), elapsed_ns: String(Math.round(r.elapsed * 1e9)) } };
+    } catch (e) {
+      throw chdbError(e, call.queryId);
+    }
+  }
+
+  /** A streamed read: the start runs on the main thread, each chunk on a worker thread. */
+  private async streamed(call: Call): Promise<TransportResponse> {
+    const start = performance.now();
+    const limits = this.limits(call.signal, call.queryId, start, 'query', () => `no answer from the embedded engine within ${this.opts.requestTimeout} ms (requestTimeout): the session's previous call was still running in the engine`);
+    const { engine, conns } = await this.getEngine();
+    const lease = await conns.lease(call.sessionId, call.sql, limits);
+    let stream;
+    try {
+      if (call.params === undefined) {
+        stream = lease.session.queryStream(call.sql, { format: call.format });
+      } else {
+        // The binder's parameters are engine-wide: no parameterized single-shot call may be running.
+        const w = engine.params.enter();
+        limits.timeoutMessage = () => `no answer from the embedded engine within ${this.opts.requestTimeout} ms (requestTimeout): the query had not started: parameterized queries run one at a time, and an earlier one was still running`;
+        try { await within(w.ready, limits); } catch (e) { w.giveUp(); throw e; }
+        try { stream = lease.session.queryStreamBind(call.sql, call.params, { format: call.format }); } finally { engine.params.leave(); }
+      }
+    } catch (e) {
+      lease.done(false);
+      throw e;
+    }
+    return openStream(stream, lease, call.format, { signal: call.signal, timeoutMs: this.opts.requestTimeout, queryId: call.queryId });
+  }
+
+  /**
+   * INSERT … FORMAT x with a body: the bytes go to a temporary file, read by the engine with FROM
+   * INFILE. Each chunk of the body must come within requestTimeout (a stalled input is a timeout
+   * that says so) and an abort ends the wait at once; the file is removed once the engine is done.
+   */
+  private async insert(settingsClause: string, req: TransportRequest): Promise<TransportResponse> {
     const m = /\bFORMAT\s+([A-Za-z0-9_]+)\s*$/i.exec(req.sql);
     if (m === null) throw new ChwireConfigError('an INSERT with data must end with FORMAT <name>');
+    const timeout = this.opts.requestTimeout;
     const dir = await mkdtemp(join(tmpdir(), 'chwire-insert-'));
+    const removeDir = (): void => { void rm(dir, { recursive: true, force: true }).catch(() => undefined); };
     const file = join(dir, 'data.bin');
+    const source = req.body![Symbol.asyncIterator]();
     try {
       const fh = await open(file, 'w');
       try {
-        for await (const chunk of req.body!) {
-          if (req.signal?.aborted) throw new ChwireAbortError('insert aborted by its AbortSignal', { queryId: req.queryId });
-          await fh.write(chunk);
+        for (;;) {
+          const limits = this.limits(req.signal, req.queryId, performance.now(), 'insert', () => `the insert's input produced no data for ${timeout} ms (requestTimeout); nothing of this insert was sent to the embedded engine`);
+          const r = await within(source.next(), limits);
+          if (r.done === true) break;
+          await fh.write(r.value);
         }
       } finally { await fh.close(); }
-      // INSERT INTO t (cols) FROM INFILE 'f' [SETTINGS …] FORMAT x: settings go before FORMAT here.
-      const stmt = `${req.sql.slice(0, m.index)}FROM INFILE ${quote(file)} ${settingsClause} FORMAT ${m[1]}`;
-      await session.queryAsync(stmt, { format: 'TabSeparated', signal: req.signal, ...this.timeout() });
-      release();
-      return bytesResponse(new Uint8Array(0), req.queryId);
     } catch (e) {
-      release();
-      throw chdbError(e, req.queryId);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+      void source.return?.().catch(() => undefined);
+      removeDir();
+      throw e;
     }
+    // INSERT INTO t (cols) FROM INFILE 'f' [SETTINGS …] FORMAT x: settings go before FORMAT here.
+    const stmt = `${req.sql.slice(0, m.index)}FROM INFILE ${quote(file)} ${settingsClause} FORMAT ${m[1]}`;
+    const r = await this.singleShot({ sql: stmt, params: undefined, format: 'TabSeparated', sessionId: req.sessionId, signal: req.signal, queryId: req.queryId, onEngineDone: removeDir });
+    return resultResponse({ bytes: new Uint8Array(0), summary: { elapsed_ns: r.summary.elapsed_ns } }, req.queryId);
   }
 
   async close(): Promise<void> {
@@ -232,17 +236,10 @@ export class ChdbTransport implements Transport {
     this.closed = true;
     const p = this.engine;
     if (p === undefined) return;
-    const engine = await p.catch(() => undefined);
-    if (engine === undefined) return;
-    for (const s of this.sessions.values()) { engine.all.delete(s); s.close(); }
-    this.sessions.clear();
-    if (--engine.refs === 0) {
-      await engine.mod.drainPending();
-      for (const s of engine.all) s.close();
-      engine.all.clear();
-      engine.idle.length = 0;
-      engines.delete(this.opts.path === '' ? 'memory' : this.opts.path);
-    }
+    const e = await p.catch(() => undefined);
+    if (e === undefined) return;
+    e.conns.close();
+    releaseEngine(e.engine);
   }
 }
 
@@ -250,77 +247,18 @@ function quote(v: string): string {
   return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-function bytesResponse(bytes: Uint8Array, queryId: string | undefined): TransportResponse {
+/**
+ * A single-shot answer. Its summary is what chdb 3.4 reports of a finished call: the result's
+ * rows and bytes and the time taken (no rows read, no progress while it runs).
+ */
+interface SingleShotResult { bytes: Uint8Array; summary: QuerySummary }
+
+function resultResponse({ bytes, summary }: SingleShotResult, queryId: string | undefined): TransportResponse {
   return {
-    queryId, summary: undefined, timezone: undefined,
-    body: (async function* () { if (bytes.length > 0) yield bytes; })(),
+    queryId, summary, timezone: undefined,
+    body: (async function* () { for (let i = 0; i < bytes.length; i += SLICE) yield bytes.subarray(i, Math.min(bytes.length, i + SLICE)); })(),
     tailText: () => new TextDecoder().decode(bytes.subarray(Math.max(0, bytes.length - 16384))),
     cancel: () => undefined,
-    exceptionsFramed: true, // the engine raises errors apart from the result bytes
-  };
-}
-
-type ChdbStream = ReturnType<ChdbSession['queryStream']>;
-type ChdbChunk = ChdbStream extends AsyncIterable<infer C> ? C : never;
-
-/**
- * chdb's stream yields each chunk as a complete document: with RowBinaryWithNamesAndTypes every
- * chunk repeats the header. The header is kept from the first chunk and stripped from the
- * others, so the body is one continuous document, as over HTTP.
- */
-function streamResponse(stream: ChdbStream, format: string, queryId: string | undefined, release: () => void, timeoutMs: number): TransportResponse {
-  let last: Uint8Array = new Uint8Array(0);
-  let done = false;
-  /** A chunk fetch given up on (timeout): the engine is still busy on this connection until it settles. */
-  let abandoned: Promise<unknown> | undefined;
-  const finish = (): void => {
-    if (done) return;
-    done = true;
-    stream.cancel();
-    // The connection goes back to the pool only once the engine is done with it (chdb defers the
-    // stream's destruction behind the fetch in flight; a query issued before then fails).
-    if (abandoned === undefined) release();
-    else void abandoned.then(() => setImmediate(release));
-  };
-  const chunks = stream[Symbol.asyncIterator]();
-  /** The engine's next chunk; with a timeout, no more than timeoutMs of waiting for it (no progress). */
-  const nextChunk = (): Promise<IteratorResult<ChdbChunk>> => {
-    const p = chunks.next();
-    if (timeoutMs <= 0) return p;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        abandoned = p.catch(() => undefined);
-        reject(new ChwireTimeoutError(`no result chunk from the embedded engine within ${timeoutMs} ms (requestTimeout)`, { queryId }));
-      }, timeoutMs);
-    });
-    return Promise.race([p, expired]).finally(() => clearTimeout(timer));
-  };
-  async function* body(): AsyncGenerator<Uint8Array> {
-    let header: Uint8Array | undefined;
-    try {
-      for (let n = await nextChunk(); n.done !== true; n = await nextChunk()) {
-        const chunk = n.value;
-        let b = chunk.raw();
-        if (format === 'RowBinaryWithNamesAndTypes') {
-          if (header === undefined) {
-            const n = rbHeaderLength(b);
-            header = b.slice(0, Math.max(0, n));
-          } else if (b.length >= header.length && header.every((x, i) => b[i] === x)) {
-            b = b.subarray(header.length);
-          }
-        }
-        last = b;
-        if (b.length > 0) yield b;
-      }
-    } catch (e) {
-      throw chdbError(e, queryId);
-    } finally {
-      finish();
-    }
-  }
-  return {
-    queryId, summary: undefined, timezone: undefined, body: body(), tailText: () => new TextDecoder().decode(last.subarray(Math.max(0, last.length - 16384))), cancel: finish,
     exceptionsFramed: true, // the engine raises errors apart from the result bytes
   };
 }

@@ -29,6 +29,12 @@ export interface TransportRequest {
    * (a header per chunk, a Parquet file per chunk). HTTP streams either way.
    */
   whole?: boolean | undefined;
+  /**
+   * The caller reads the whole result before handing any of it out (`fetch`): the embedded engine
+   * then answers single-shot on a worker thread, which keeps the event loop free under many
+   * concurrent small reads. HTTP streams either way.
+   */
+  buffered?: boolean | undefined;
   /** Send to this host only (`host:port`, as RequestEvents.attempt reports it): a progress poll goes where its query runs. */
   host?: string | undefined;
   /** W3C trace context of the call's span, sent as the `traceparent` header. */

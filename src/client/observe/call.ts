@@ -99,6 +99,8 @@ export class Call {
   private readonly t0 = performance.now();
   private ended = false;
   private slowReported = false;
+  /** A request of this call was handed to the transport. */
+  requested = false;
   private readonly events: RequestEvents;
 
   constructor(
@@ -142,6 +144,7 @@ export class Call {
 
   /** The request was handed to the transport: progress polls start (if no attempt hook started them). */
   sent(): void {
+    this.requested = true;
     this.progress?.poll(this.transport, this.ctx.host);
   }
 
