@@ -13,6 +13,12 @@
 // Case c-http (only when a server answers at CHWIRE_BENCH_URL): the same rows from a server table,
 // end to end: client.fetchColumns, client.fetch, and the body read over a keep-alive node:http
 // agent and copied into one buffer (the transport floor).
+// Cases floor-numeric and floor-dt-string (issue 13's floors; server at CHWIRE_BENCH_URL,
+// BENCH_HTTP_ROWS rows, default 1M, from a Memory table): client.fetchColumns against draining
+// client.streamRaw(sql, { format: 'Native' }) of the same query (the bytes only, not kept), for
+// five numeric columns and for a DateTime + String result. Floor: fetchColumns <= 1.25x the drain.
+// Checks: fetchColumns equals decodeNativeColumns of the body the drain read (kept for the check
+// run only); streamColumns's batches joined equal it too.
 import { decodeRowBinary, decodeRowBinaryReference, clearCompiledCache } from '../src/codec.js';
 import { decodeNativeColumns, decodeNative, type NativeColumns } from '../src/native/index.js';
 import { engineBytes, engineExec } from '../test/support/engine.js';
@@ -72,7 +78,80 @@ if (bench.wants('c-http')) {
   if (missing === undefined) await httpCase();
   else bench.note(`c-http skipped: ${missing}`);
 }
+if (bench.wants('floor-numeric') || bench.wants('floor-dt-string')) {
+  const missing = await serverReachable();
+  if (missing === undefined) await floorCases();
+  else bench.note(`floor cases skipped: ${missing}`);
+}
 bench.finish();
+
+async function floorCases(): Promise<void> {
+  const client = chwireClient();
+  const rows = Number(process.env['BENCH_HTTP_ROWS'] ?? 1_000_000);
+  const cases = [
+    {
+      name: 'floor-numeric', title: 'five numeric columns (UInt64, Int32, UInt32, Float64, Float32)',
+      select: `SELECT number AS n, toInt32(number * 7 - 5000000) AS i, toUInt32(number * 3) AS u, number / 7 AS f, toFloat32(number / 3) AS g FROM system.numbers LIMIT ${rows}`,
+    },
+    {
+      name: 'floor-dt-string', title: 'a DateTime and a String column',
+      select: `SELECT toDateTime(1700000000 + number) AS t, toString(number * 7) AS s FROM system.numbers LIMIT ${rows}`,
+    },
+  ];
+  const version = await client.serverVersion();
+  try {
+    for (const k of cases) {
+      if (!bench.wants(k.name)) continue;
+      const t = benchTable(`chwire_bench_${k.name.replace('-', '_').replace('-', '_')}`);
+      const sql = `SELECT * FROM ${t}`;
+      const settings = { max_threads: 1 };
+      await client.execute(`DROP TABLE IF EXISTS ${t}`);
+      await client.execute(`CREATE TABLE ${t} ENGINE = Memory AS ${k.select}`);
+      try {
+        let body: Uint8Array[] | undefined = [];
+        const drain = async (keep: boolean): Promise<number> => {
+          let n = 0;
+          for await (const b of client.streamRaw(sql, { format: 'Native', settings })) {
+            n += b.length;
+            if (keep) body!.push(Uint8Array.prototype.slice.call(b));
+          }
+          return n;
+        };
+        const total = await drain(true);
+        const expected = decodeNativeColumns(body);
+        body = undefined;
+        const same = (r: NativeColumns, what: string): void => {
+          if (r.rowCount !== rows) throw new Error(`${what}: ${r.rowCount} rows, expected ${rows}`);
+          assertEqual(r.columns, expected.columns, what);
+        };
+        const result = await bench.run({
+          name: k.name,
+          title: `${k.title}, ${rows} rows over HTTP from ClickHouse ${version} (${(total / 2 ** 20).toFixed(1)} MiB Native)`,
+          rows,
+          baselines: ['streamRaw-drain'],
+          paths: [
+            { name: 'streamRaw-drain', run: () => drain(false), check: (n: number) => { if (n !== total) throw new Error(`drained ${n} bytes, expected ${total}`); } },
+            { name: 'fetchColumns', run: () => client.fetchColumns(sql, { settings }), check: (r: NativeColumns) => same(r, 'fetchColumns') },
+            {
+              name: 'streamColumns', run: async () => { const out: NativeColumns[] = []; for await (const b of client.streamColumns(sql, { settings })) out.push(b); return out; },
+              check: (bs: NativeColumns[]) => { if (bs.reduce((a, b) => a + b.rowCount, 0) !== rows) throw new Error('streamColumns: row count'); },
+            },
+          ],
+        });
+        if (result !== undefined) {
+          const median = (n: string) => result.paths.find((p) => p.name === n)!.medianMs;
+          const ratio = median('fetchColumns') / median('streamRaw-drain');
+          bench.extra(`floor:${k.name}`, { fetchColumnsOverDrain: ratio },
+            `\nfloor (issue 13): fetchColumns takes ${ratio.toFixed(2)}x the time of draining streamRaw Native (floor <= 1.25x): ${ratio <= 1.25 ? '✓ met' : '✗ NOT met'}`);
+        }
+      } finally {
+        await client.execute(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+}
 
 async function httpCase(): Promise<void> {
   const client = chwireClient();

@@ -9,12 +9,13 @@ export function createClient(options: ClientOptions = {}): Client {
   return createClientWith(options, nodeTransport);
 }
 
-export type { Client, QueryOptions, ExecOptions, Rows, ExecResult } from './client/client.js';
+export type { Client, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue } from './client/client.js';
 export type { ClientOptions, Settings, SettingValue } from './client/config.js';
 export type { RowStream } from './client/row-stream.js';
 export type { RawStream, RawOptions } from './client/raw-stream.js';
 export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './client/insert.js';
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
+export type { ColumnStream, ColumnBatch } from './client/column-stream.js';
 export { tuple, QueryTuple } from './client/params.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export type { TlsOptions } from './transport/tls-options.js';

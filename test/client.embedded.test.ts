@@ -184,7 +184,9 @@ test('Native reads report a top-level DateTime with its zone (binary type header
   const want = ["DateTime('Asia/Tokyo')", "Array(DateTime('Europe/Berlin'))", "DateTime('UTC')"];
   const cols = await c.fetchColumns(sql);
   assert.deepEqual(cols.types, want);
-  assert.deepEqual(cols.columns[0], [new Date(1700000000 * 1000)]);
+  // Columnar DateTime: seconds by default (issue 13); an explicit datetime option gives Dates.
+  assert.deepEqual(cols.columns[0], new Uint32Array([1700000000]));
+  assert.deepEqual((await c.fetchColumns(sql, { datetime: 'Date' })).columns[0], [new Date(1700000000 * 1000)]);
   const rows = await c.fetch<{ t: Date }>(sql, { format: 'Native' });
   assert.deepEqual(rows.columns.map((x) => x.type), want);
   assert.deepEqual(rows[0]!.t, new Date(1700000000 * 1000));

@@ -11,6 +11,7 @@ import { engineBytes } from './support/engine.js';
 import { engineResult } from './support/oracle-run.js';
 import { expectedRows } from './support/oracle-compare.js';
 import { fixtureBytes } from './support/fixtures.js';
+import { cells } from './support/column-cells.js';
 
 const NUMERIC_SQL = `SELECT toInt8(number % 100 - 50) AS i8, toUInt8(number % 256) AS u8, toInt16(-number) AS i16, toUInt16(number * 3) AS u16,
   toInt32(number * -100000) AS i32, toUInt32(number * 100000) AS u32, toInt64(number) * -1000000000000 AS i64, toUInt64(number) * 1000000000000 AS u64,
@@ -25,14 +26,6 @@ const CLASSES: Record<string, unknown> = {
   i64: BigInt64Array, u64: BigUint64Array, f32: Float32Array, f64: Float64Array,
 };
 
-/** Row values of a decoded column, whatever its shape. */
-function cells(col: NativeColumn): unknown[] {
-  if (Array.isArray(col)) return col;
-  if (ArrayBuffer.isView(col)) return Array.from(col as ArrayLike<unknown>);
-  if (col.kind === 'nullable') return Array.from(col.values as ArrayLike<unknown>, (v, i) => (col.nulls[i] === 1 ? null : v));
-  return Array.from(col.keys, (k, i) => (col.nulls?.[i] === 1 ? null : col.dictionary[k]));
-}
-
 async function checkAgainstEngine(sql: string, settings: Record<string, number>): Promise<ReturnType<typeof decodeNativeColumns>> {
   const r = await engineResult(sql, settings);
   const bytes = await engineBytes(sql, 'Native', settings);
@@ -41,12 +34,12 @@ async function checkAgainstEngine(sql: string, settings: Record<string, number>)
   assert.deepEqual(got.names, r.columns.map((c) => c.name));
   assert.equal(got.rowCount, rows.length);
   got.columns.forEach((col, k) => {
-    assert.deepEqual(cells(col), (rows as unknown[][]).map((row) => row[k]), `column ${got.names[k]}`);
+    assert.deepEqual(cells(col, got.types[k]), (rows as unknown[][]).map((row) => row[k]), `column ${got.names[k]}`);
   });
   // Chunked input (cut at odd places) gives the same columns.
   const chunks = [bytes.subarray(0, 7), bytes.subarray(7, 1001), bytes.subarray(1001)];
   const again = decodeNativeColumns(chunks);
-  again.columns.forEach((col, k) => assert.deepEqual(cells(col), cells(got.columns[k]!), `chunked ${got.names[k]}`));
+  again.columns.forEach((col, k) => assert.deepEqual(cells(col, got.types[k]), cells(got.columns[k]!, got.types[k]), `chunked ${got.names[k]}`));
   return got;
 }
 
@@ -94,7 +87,9 @@ test('columns: options.types restores a top-level DateTime zone and is checked',
   assert.deepEqual(plain.types, ['DateTime', "Array(DateTime('Asia/Tokyo'))"]);
   const fixed = decodeNativeColumns(bytes, { types: { d: "DateTime('Asia/Tokyo')" } });
   assert.deepEqual(fixed.types, ["DateTime('Asia/Tokyo')", "Array(DateTime('Asia/Tokyo'))"]);
-  assert.deepEqual(fixed.columns[0], [new Date(0)]);
+  // Columnar DateTime is seconds by default (a deliberate change of issue 13); an explicit option gives Dates.
+  assert.deepEqual(fixed.columns[0], new Uint32Array([0]));
+  assert.deepEqual(decodeNativeColumns(bytes, { datetime: 'Date' }).columns[0], [new Date(0)]);
   assert.throws(() => decodeNativeColumns(bytes, { types: { d: 'UInt32' } }), ChwireConfigError);
 });
 
@@ -105,7 +100,7 @@ test('columns: empty body, fixtures, truncation', () => {
     const bytes = fixtureBytes(name, 'native');
     const cols = decodeNativeColumns(bytes);
     const rows = decodeNative(bytes, { rows: 'array' }).rows as unknown[][];
-    cols.columns.forEach((col, k) => assert.deepEqual(cells(col), rows.map((r) => r[k]), `${name}.${cols.names[k]}`));
+    cols.columns.forEach((col, k) => assert.deepEqual(cells(col, cols.types[k]), rows.map((r) => r[k]), `${name}.${cols.names[k]}`));
     assert.throws(() => decodeNativeColumns(bytes.subarray(0, bytes.length - 1)), ChwireDecodeError);
   }
 });

@@ -147,7 +147,7 @@ test('malformed names throw ChwireTypeError with the position of the problem', (
 });
 
 test('nesting deeper than the limit is an error, not a stack overflow', () => {
-  const deep = 'Array('.repeat(200) + 'UInt8' + ')'.repeat(200);
+  const deep = 'Array('.repeat(1001) + 'UInt8' + ')'.repeat(1001);
   assert.throws(() => parseType(deep), ChwireTypeError);
   const ok = 'Array('.repeat(100) + 'UInt8' + ')'.repeat(100);
   assert.equal(printType(parseType(ok)), ok);

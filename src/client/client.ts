@@ -14,20 +14,24 @@ import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportRe
 import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
 import { resolveConfig, renderSetting, type ClientOptions, type Settings, type TransportFactory } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
-import { formatQueryParam } from './params.js';
+import { formatQueryParam, type QueryParams } from './params.js';
+export type { QueryParams, QueryParamValue } from './params.js';
+import { formatClauseError } from './format-clause.js';
+import { placeholderTypes } from './placeholders.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
 import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js';
 import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
 import { insertRows, type InsertInput, type InsertOptions, type InsertResult, type TableSchemaCache } from './insert.js';
-import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { fetchColumnsImpl, openColumns, type ColumnsOptions, type ColumnsResult } from './columns.js';
+import { ColumnStreamImpl, type ColumnStream } from './column-stream.js';
 import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ProgressListener } from './observe/progress.js';
 
 export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
-  params?: Readonly<Record<string, unknown>>;
+  params?: QueryParams;
   settings?: Settings;
   queryId?: string;
   /** Queries with the same session id run one after another on the server's session. */
@@ -43,6 +47,10 @@ export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
 
 export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions>;
 
+/** A row decoded as an object (the default `rows: 'object'`): column name → value. */
+export type ObjectRow = Record<string, unknown>;
+
+
 /** All rows of a result, with its metadata as extra (non-enumerable) properties. */
 export type Rows<R> = R[] & {
   readonly columns: readonly ColumnInfo[];
@@ -55,16 +63,30 @@ export interface ExecResult {
   readonly summary: QuerySummary | undefined;
 }
 
+/**
+ * The row type of a call: a plain object (indexable by column name) by default, an array with
+ * `rows: 'array'`. A type argument (`fetch<Event>(…)`) is an assertion the client does not check:
+ * options that change value types (`int64: 'number'`, `datetime: 'string'`, …) must be reflected
+ * in it by the caller.
+ */
 export interface Client {
+  fetch<R = ObjectRow>(sql: string, opts?: QueryOptions & { rows?: 'object' }): Promise<Rows<R>>;
+  fetch<R = unknown[]>(sql: string, opts: QueryOptions & { rows: 'array' }): Promise<Rows<R>>;
   fetch<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
+  fetchOne<R = ObjectRow>(sql: string, opts?: QueryOptions & { rows?: 'object' }): Promise<R | undefined>;
+  fetchOne<R = unknown[]>(sql: string, opts: QueryOptions & { rows: 'array' }): Promise<R | undefined>;
   fetchOne<R = Row>(sql: string, opts?: QueryOptions): Promise<R | undefined>;
   fetchValue<V = unknown>(sql: string, opts?: QueryOptions): Promise<V | undefined>;
+  stream<R = ObjectRow>(sql: string, opts?: QueryOptions & { rows?: 'object' }): RowStream<R>;
+  stream<R = unknown[]>(sql: string, opts: QueryOptions & { rows: 'array' }): RowStream<R>;
   stream<R = Row>(sql: string, opts?: QueryOptions): RowStream<R>;
   /** The result's bytes in any output format, as the server writes them (no decoding). */
   streamRaw(sql: string, opts: RawOptions): RawStream;
   execute(sql: string, opts?: ExecOptions): Promise<ExecResult>;
   insert(table: string, rows: InsertInput, opts?: InsertOptions): Promise<InsertResult>;
   fetchColumns(sql: string, opts?: ColumnsOptions): Promise<ColumnsResult>;
+  /** The result as column batches, one per Native block as it arrives (the shapes of fetchColumns). */
+  streamColumns(sql: string, opts?: ColumnsOptions): ColumnStream;
   /** Forget cached table schemas used by insert() (all, or one table). */
   refreshSchema(table?: string): void;
   /** The server's version (probed once per host). */
@@ -84,7 +106,7 @@ export interface ClientCore {
   settingsFor(opts: { settings?: Settings | undefined }, auto?: Record<string, string>): Record<string, string>;
   lock(sessionId: string | undefined): Promise<() => void>;
   /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
-  queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined>;
+  queryParams(opts: { params?: QueryParams | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined>;
   /** The call's role and httpHeaders, validated; ChwireConfigError when the server is too old for roles. */
   surface(opts: CallSurfaceOptions, caps: Capabilities, info: ServerInfo): CallSurface;
   /** fetch with the library's decode defaults, not the client's (for the client's own queries). */
@@ -175,14 +197,16 @@ class ChwireClient implements Client, ClientCore {
     return this.locks.acquire(sessionId);
   }
 
-  async queryParams(opts: { params?: Readonly<Record<string, unknown>> | undefined }, caps: Capabilities, info: ServerInfo): Promise<Record<string, string> | undefined> {
+  async queryParams(opts: { params?: QueryParams | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined> {
     const p = opts.params;
     if (p === undefined || Object.keys(p).length === 0) return undefined;
     if (!caps.params) throw new ChwireConfigError(`server ${info.version} is too old for query parameters ({name:Type} placeholders need ClickHouse 19.11 or later)`);
+    // The placeholders' declared types pick a value's text form (a Date for {d:Date}: 'YYYY-MM-DD').
+    const types = sql === undefined ? undefined : placeholderTypes(sql);
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(p)) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ChwireConfigError(`query parameter name ${JSON.stringify(k)} is not an identifier`);
-      out[k] = formatQueryParam(v, k);
+      out[k] = formatQueryParam(v, k, types?.get(k));
     }
     return out;
   }
@@ -196,8 +220,11 @@ class ChwireClient implements Client, ClientCore {
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
   private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+    // A statement's own FORMAT clause would override the format this call asks for (format-clause.ts).
+    const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format);
+    if (clause !== undefined) throw clause;
     const { info, caps } = await this.capabilities(opts.signal);
-    const params = await this.queryParams(opts, caps, info);
+    const params = await this.queryParams(opts, caps, info, sql);
     const surface = this.surface(opts, caps, info);
     const raw = format !== null && format !== '';
     const fmt = format === null ? undefined : raw ? format : opts.format ?? caps.rowFormat;
@@ -320,9 +347,30 @@ class ChwireClient implements Client, ClientCore {
   }
 
   fetchColumns(sql: string, opts: ColumnsOptions = {}): Promise<ColumnsResult> {
+    const clause = formatClauseError(sql, undefined);
+    if (clause !== undefined) return Promise.reject(clause);
     return this.observed('fetchColumns', sql, opts.queryId ?? newQueryId(), opts, undefined,
       (queryId) => fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), ...(queryId === undefined ? {} : { queryId }) }),
       (r) => r.rowCount, () => undefined);
+  }
+
+  streamColumns(sql: string, opts: ColumnsOptions = {}): ColumnStream {
+    const all = { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) } as ColumnsOptions;
+    const queryId = opts.queryId ?? newQueryId();
+    return new ColumnStreamImpl(async () => {
+      // Observed like stream(): its requests go through request() by query id while it runs.
+      const call = await this.begin('streamColumns', sql, queryId, opts);
+      const forget = (): void => { if (call !== undefined && this.calls.get(queryId) === call) this.calls.delete(queryId); };
+      if (call !== undefined) this.calls.set(queryId, call);
+      try {
+        const q = await openColumns(this, sql, all, queryId);
+        return { ...q, done: call === undefined ? undefined : (e: unknown, rows: number | undefined) => { forget(); call.end(e, rows, q.response.summary); } };
+      } catch (e) {
+        forget();
+        call?.end(e, undefined);
+        throw e;
+      }
+    }, queryId, all);
   }
 
   refreshSchema(table?: string): void {
@@ -349,6 +397,19 @@ class ChwireClient implements Client, ClientCore {
     if (this.closed) return;
     this.closed = true;
     await this.transport.close();
+  }
+
+  /**
+   * What console.log, util.inspect and JSON.stringify show of a client: its transport kind only.
+   * Its fields hold the password, an access token and proxy credentials, which must never reach a
+   * log line.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `ChwireClient { transport: '${this.transport.kind}' }`;
+  }
+
+  toJSON(): { transport: string } {
+    return { transport: this.transport.kind };
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -1,18 +1,35 @@
 // client.fetchColumns(sql): the result read as Native and returned column by column (typed
-// arrays for numbers) through the Native column reader. Invariant: the body's chunks are handed
-// over once, at the end, so multi-block results are concatenated once, not block by block.
+// arrays for numbers, dates, times, Decimal32/64 and IPv4 by default: native/column-plan.ts).
+// Invariants: each block is decoded as soon as its bytes have arrived (never a whole-body
+// buffer) and each column is joined once, at the end; an exception an older server appends after
+// the data is raised, never decoded (tail-hold.ts); the query holds its session lock until its
+// body has ended.
 import { newQueryId } from './query-id.js';
+import { NativeColumnsCollector } from '../native/column-decoder.js';
 import type { NativeColumns, NativeColumnsOptions } from '../native/index.js';
+import { createNativeDecoder } from '../native/row-decoder.js';
+import type { ColumnValueOptions } from '../native/column-plan.js';
 import type { DecodeOptions } from '../plan/options.js';
+import type { TransportResponse } from '../transport/types.js';
 import type { ClientCore, ExecOptions } from './client.js';
 import { hasBinaryTypeHeaders, nativeReadSettings } from './capabilities.js';
 import { ChwireAbortError, ChwireDecodeError } from '../errors.js';
 import { appendedServerError } from '../transport/server-error.js';
 import { heldBody } from './tail-hold.js';
+import type { OpenedBody } from './opened-query.js';
 import type { CallSurface } from './call-surface.js';
 import { parseType, printType } from '../types/index.js';
 
-export type ColumnsOptions = ExecOptions & DecodeOptions & {
+export type ColumnsOptions = ExecOptions & Omit<DecodeOptions, 'strings' | 'columns' | 'rows'> & {
+  /** `'raw'`: String columns as `{ kind: 'strings', offsets, data }` (no JS strings). */
+  strings?: ColumnValueOptions['strings'];
+  /** Per-column overrides, by column name. */
+  columns?: Readonly<Record<string, ColumnValueOptions>>;
+  /**
+   * Dates, times, Decimal32/64, IPv4 and Enum as typed arrays of their wire integers (default
+   * true; `types` says the precision, scale and zone); false: arrays of JS values, as `fetch` gives.
+   */
+  wire?: boolean;
   /**
    * Real column types by name, to restore what a text Native header loses (a top-level DateTime's
    * zone). Optional: servers from 24.7 on are asked for binary type headers, which keep the zone,
@@ -23,43 +40,73 @@ export type ColumnsOptions = ExecOptions & DecodeOptions & {
 
 export type ColumnsResult = NativeColumns & { readonly queryId: string | undefined };
 
-export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: ColumnsOptions): Promise<ColumnsResult> {
-  const queryId = opts.queryId ?? newQueryId();
+/** A columnar query sent: its response, the decode options resolved for it, and its session lock. */
+export interface OpenedColumns extends OpenedBody {
+  decode: NativeColumnsOptions;
+  binaryTypes: boolean;
+  /**
+   * The query's DESCRIBE, which restores zones on servers without binary type headers: in the
+   * query's session once its body has ended, outside it while the body still streams.
+   */
+  describe: (inSession: boolean) => Promise<{ name: string; type: string }[] | undefined>;
+}
+
+/** Sends `sql` for a columnar read (Native, with the client's read settings). */
+export async function openColumns(core: ClientCore, sql: string, opts: ColumnsOptions, queryId: string): Promise<OpenedColumns> {
   const { info, caps } = await core.capabilities(opts.signal);
-  const params = await core.queryParams(opts, caps, info);
+  const params = await core.queryParams(opts, caps, info, sql);
   const surface = core.surface(opts, caps, info);
+  const settings = core.settingsFor(opts, nativeReadSettings(caps));
+  const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, role: _r, httpHeaders: _h, ...rest } = opts;
+  const binaryTypes = hasBinaryTypeHeaders(settings);
+  const decode = { ...rest, binaryTypes } as NativeColumnsOptions;
   const release = await core.lock(opts.sessionId);
   try {
-    const settings = core.settingsFor(opts, nativeReadSettings(caps));
     const response = await core.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true, ...surface });
-    const chunks: Uint8Array[] = [];
-    // An exception an older server appends after the data is raised, never decoded (tail-hold.ts).
-    for await (const c of heldBody(response, queryId)) chunks.push(c);
-    // Loaded on first use: the columnar reader is only needed by this call.
-    const native = await import('../native/index.js');
-    const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, role: _r, httpHeaders: _h, ...decode } = opts;
-    const binaryTypes = hasBinaryTypeHeaders(settings);
-    let result: NativeColumns;
+    return { response, release, decode, binaryTypes, describe: (inSession) => describeQuery(core, sql, { params, settings, signal: opts.signal, sessionId: inSession ? opts.sessionId : undefined, surface }) };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+/** A decode failure where the body carries an appended `Code: …` is the server's error. */
+export function explainDecodeError(e: unknown, response: TransportResponse, queryId: string | undefined): unknown {
+  return (e instanceof ChwireDecodeError ? appendedServerError(response.tailText(), queryId) : undefined) ?? e;
+}
+
+/** Whether the reported types need the query's DESCRIBE to get their zones back. */
+export function needsZones(q: OpenedColumns, opts: ColumnsOptions, types: readonly string[]): boolean {
+  return !q.binaryTypes && opts.types === undefined && types.includes('DateTime');
+}
+
+export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: ColumnsOptions): Promise<ColumnsResult> {
+  const queryId = opts.queryId ?? newQueryId();
+  const q = await openColumns(core, sql, opts, queryId);
+  let result: NativeColumns;
+  try {
+    const collector = new NativeColumnsCollector(q.decode);
     try {
-      result = native.decodeNativeColumns(chunks, { ...decode, binaryTypes } as NativeColumnsOptions);
+      // Each chunk is decoded as it arrives: a block's columns are read once its bytes are in.
+      for await (const c of heldBody(q.response, queryId)) collector.push(c);
+      result = collector.finish();
     } catch (e) {
       // A body cut by an exception in mid-block: the server's error, not a decode error.
-      throw (e instanceof ChwireDecodeError ? appendedServerError(response.tailText(), queryId) : undefined) ?? e;
+      throw explainDecodeError(e, q.response, queryId);
     }
     // A text Native header drops a top-level DateTime's zone (native.md §2). Where the server
     // cannot send binary type headers and the caller gave no `types`, the query's own schema
     // (DESCRIBE of it, analysed, not run) supplies it. Values are UTC instants either way.
-    if (!binaryTypes && opts.types === undefined && result.types.includes('DateTime')) {
-      const described = await describeQuery(core, sql, { params, settings, sessionId: opts.sessionId, signal: opts.signal, surface }, native);
+    if (needsZones(q, opts, result.types)) {
+      const described = await q.describe(true);
       if (described !== undefined) result.types = withZones(result.names, result.types, described);
     }
-    return Object.assign(result, { queryId: response.queryId ?? queryId });
   } finally {
-    release();
+    q.response.cancel();
+    q.release();
   }
+  return Object.assign(result, { queryId: q.response.queryId ?? queryId });
 }
-
-type NativeModule = typeof import('../native/index.js');
 
 /**
  * The result columns of `sql` as the server's DESCRIBE of it gives them (name, type), or undefined
@@ -68,8 +115,7 @@ type NativeModule = typeof import('../native/index.js');
  */
 async function describeQuery(
   core: ClientCore, sql: string,
-  req: { params: Record<string, string> | undefined; settings: Record<string, string>; sessionId: string | undefined; signal: AbortSignal | undefined; surface: CallSurface },
-  native: NativeModule,
+  req: { params: Record<string, string> | undefined; settings: Record<string, string>; signal: AbortSignal | undefined; sessionId: string | undefined; surface: CallSurface },
 ): Promise<{ name: string; type: string }[] | undefined> {
   try {
     // Newlines around the query: a trailing `-- comment` must not swallow the closing parenthesis.
@@ -77,7 +123,7 @@ async function describeQuery(
       sql: `DESCRIBE TABLE (\n${sql}\n)`, format: 'Native', params: req.params, settings: req.settings,
       queryId: newQueryId(), sessionId: req.sessionId, signal: req.signal, idempotent: true, ...req.surface,
     });
-    const decoder = native.createNativeDecoder({ rows: 'object' });
+    const decoder = createNativeDecoder({ rows: 'object' });
     const out: { name: string; type: string }[] = [];
     for await (const c of response.body) {
       for (const r of decoder.push(c) as { name?: unknown; type?: unknown }[]) out.push({ name: String(r.name), type: String(r.type) });
@@ -91,7 +137,7 @@ async function describeQuery(
 }
 
 /** Header types with each top-level zone-less `DateTime` replaced by the described `DateTime('tz')`. */
-function withZones(names: readonly string[], types: readonly string[], described: readonly { name: string; type: string }[]): string[] {
+export function withZones(names: readonly string[], types: readonly string[], described: readonly { name: string; type: string }[]): string[] {
   if (described.length !== names.length) return [...types];
   return types.map((t, k) => {
     const d = described[k]!;

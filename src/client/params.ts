@@ -9,6 +9,9 @@
 // everything the text form cannot carry is a ChwireConfigError, never a silently changed value.
 // Values are never spliced into SQL: this text only ever travels as a parameter.
 import { ChwireConfigError } from '../errors.js';
+import type { TypeNode } from '../types/ast.js';
+import { daysToString } from '../convert/datetime.js';
+import { zoneClock } from '../convert/zone-text.js';
 
 /** A tuple value for `Tuple(...)` placeholders (a JS array would be sent as an Array). */
 export class QueryTuple {
@@ -17,6 +20,18 @@ export class QueryTuple {
     this.values = Object.freeze([...values]);
   }
 }
+
+/** Values a `{name:Type}` placeholder can take (formatted below); functions, symbols, undefined and other class instances are not. */
+export type QueryParamValue =
+  | string | number | bigint | boolean | null | Date | Uint8Array | QueryTuple
+  | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array
+  | readonly QueryParamValue[]
+  | ReadonlyMap<QueryParamValue, QueryParamValue>
+  | { readonly [key: string]: QueryParamValue };
+
+/** The `params` of a call: placeholder name → value. */
+/** `undefined` type-checks (a value computed as `T | undefined`) but is refused when sent, like any value params.ts cannot carry. */
+export type QueryParams = { readonly [name: string]: QueryParamValue | undefined };
 
 /** Mark values as one tuple: `{t:Tuple(UInt8, String)}` ← `tuple(1, 'x')`. */
 export function tuple(...values: unknown[]): QueryTuple {
@@ -74,19 +89,45 @@ function formatNumber(n: number): string {
 /**
  * A Date as Unix seconds with milliseconds (`1704164645.123`), which DateTime64 parses in any
  * zone; whole seconds carry no fraction, so DateTime (which refuses a fraction) takes them too.
+ * For a placeholder declared Date or Date32 (`t`), its UTC day as 'YYYY-MM-DD'.
  * The seconds are zero-padded to 10 digits: the server reads shorter digit runs as something
  * else (`0` and `1000` are refused as DateTime).
  */
-function formatDate(d: Date, path: string): string {
+function formatDate(d: Date, path: string, t: TypeNode | undefined): string {
   const ms = d.getTime();
   if (Number.isNaN(ms)) fail(path, 'Invalid Date');
+  // Date and Date32 parse only 'YYYY-MM-DD': the Date's UTC day (the time of day dropped, as inserts do).
+  if (t !== undefined && (t.kind === 'Date' || t.kind === 'Date32')) return daysToString(Math.floor(ms / 86400000));
+  // DateTime refuses a fraction: the instant floored to its second, as inserts store it.
+  if (t !== undefined && t.kind === 'DateTime' && ms >= 0) return String(Math.floor(ms / 1000)).padStart(10, '0');
   // The server (26.7) drops the sign of `-0.xxx`, reading 1969-12-31 23:59:59.999 as 00:00:00.999;
-  // no zone-independent spelling of that last second before the epoch exists, so refuse it.
-  if (ms < 0 && ms > -1000) fail(path, `${d.toISOString()} is in the last second before 1970, which the server cannot read back exactly`);
+  // no zone-independent spelling of that last second before the epoch exists: in a DateTime64
+  // whose placeholder names its zone, the wall-clock text in that zone is exact.
+  if (ms < 0 && ms > -1000) {
+    const zone = t !== undefined && t.kind === 'DateTime64' ? t.timezone : undefined;
+    const clock = zone === undefined ? undefined : zoneClock(zone);
+    if (clock !== undefined) return `${clock(ms)}.${String(ms + 1000).padStart(3, '0')}`;
+    fail(path, `${d.toISOString()} is in the last second before 1970, which the server reads back exactly only as text in the parameter's time zone: name the zone in the placeholder ({${path}:DateTime64(3, 'UTC')}) or send the text, e.g. '1969-12-31 23:59:59.999' (read in the server's zone)`);
+  }
   const abs = Math.abs(ms);
   const seconds = String(Math.floor(abs / 1000)).padStart(10, '0');
   const frac = abs % 1000;
   return `${ms < 0 ? '-' : ''}${seconds}${frac === 0 ? '' : `.${String(frac).padStart(3, '0')}`}`;
+}
+
+/** The type that decides a value's text form: Nullable, LowCardinality and SimpleAggregateFunction are transparent. */
+function bare(t: TypeNode | undefined): TypeNode | undefined {
+  while (t !== undefined && (t.kind === 'Nullable' || t.kind === 'LowCardinality' || t.kind === 'SimpleAggregateFunction')) t = t.inner;
+  return t;
+}
+
+/** The declared type of part `i` of a composite of type `t` ('key'/'value' for maps), if known. */
+function partType(t: TypeNode | undefined, i: number | 'key' | 'value'): TypeNode | undefined {
+  if (t === undefined) return undefined;
+  if (t.kind === 'Array') return bare(t.element);
+  if (t.kind === 'Tuple') return typeof i === 'number' ? bare(t.elements[i]) : undefined;
+  if (t.kind === 'Map') return bare(i === 'key' ? t.key : t.value);
+  return undefined;
 }
 
 function isPlainObject(v: object): boolean {
@@ -103,27 +144,27 @@ function describe(v: unknown): string {
 class Formatter {
   private readonly stack: object[] = [];
 
-  composite(v: object, path: string, inner: (x: unknown, p: string) => string): string | undefined {
+  composite(v: object, path: string, inner: (x: unknown, p: string, t: TypeNode | undefined) => string, t: TypeNode | undefined): string | undefined {
     if (this.stack.includes(v)) fail(path, 'the value contains itself');
     if (this.stack.length >= MAX_DEPTH) fail(path, `nested deeper than ${MAX_DEPTH} levels`);
     this.stack.push(v);
     try {
-      if (Array.isArray(v)) return `[${v.map((x, i) => inner(x, `${path}[${i}]`)).join(', ')}]`;
-      if (v instanceof QueryTuple) return `(${v.values.map((x, i) => inner(x, `${path}[${i}]`)).join(', ')})`;
+      if (Array.isArray(v)) return `[${v.map((x, i) => inner(x, `${path}[${i}]`, partType(t, i))).join(', ')}]`;
+      if (v instanceof QueryTuple) return `(${v.values.map((x, i) => inner(x, `${path}[${i}]`, partType(t, i))).join(', ')})`;
       if (v instanceof Map) {
         const parts: string[] = [];
-        for (const [k, x] of v) parts.push(`${inner(k, `${path} key`)}: ${inner(x, `${path}.get(${String(k)})`)}`);
+        for (const [k, x] of v) parts.push(`${inner(k, `${path} key`, partType(t, 'key'))}: ${inner(x, `${path}.get(${String(k)})`, partType(t, 'value'))}`);
         return `{${parts.join(', ')}}`;
       }
       if (ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof Uint8Array)) {
         // Other typed arrays are arrays of numbers (Uint8Array is bytes: a String).
         const items = Array.from(v as unknown as ArrayLike<number | bigint>);
-        return `[${items.map((x, i) => inner(x, `${path}[${i}]`)).join(', ')}]`;
+        return `[${items.map((x, i) => inner(x, `${path}[${i}]`, partType(t, i))).join(', ')}]`;
       }
       if (isPlainObject(v)) {
         const parts = Object.keys(v).map((k) => {
           checkString(k, `${path} key`);
-          return `${quote(k)}: ${inner((v as Record<string, unknown>)[k], `${path}.${k}`)}`;
+          return `${quote(k)}: ${inner((v as Record<string, unknown>)[k], `${path}.${k}`, partType(t, 'value'))}`;
         });
         return `{${parts.join(', ')}}`;
       }
@@ -134,7 +175,7 @@ class Formatter {
   }
 
   /** An element inside a composite: a SQL literal. */
-  readonly element = (v: unknown, path: string): string => {
+  readonly element = (v: unknown, path: string, t: TypeNode | undefined): string => {
     switch (typeof v) {
       case 'string': checkString(v, path); return quote(v);
       case 'number': return formatNumber(v);
@@ -142,25 +183,25 @@ class Formatter {
       case 'boolean': return v ? 'true' : 'false';
       case 'object':
         if (v === null) return 'NULL';
-        if (v instanceof Date) return `'${formatDate(v, path)}'`; // unquoted, DateTime64 misreads it as ticks
+        if (v instanceof Date) return `'${formatDate(v, path, t)}'`; // unquoted, DateTime64 misreads it as ticks
         if (v instanceof Uint8Array) return `'${escapeBytes(v, true)}'`;
-        return this.composite(v, path, this.element) ?? fail(path, `cannot send a ${describe(v)}`);
+        return this.composite(v, path, this.element, t) ?? fail(path, `cannot send a ${describe(v)}`);
       default:
         return fail(path, `cannot send ${v === undefined ? 'undefined' : `a ${typeof v}`}`);
     }
   };
 
   /** The whole parameter: the escaped text form of one value. */
-  top(v: unknown, path: string): string {
+  top(v: unknown, path: string, t: TypeNode | undefined): string {
     switch (typeof v) {
       case 'string': checkString(v, path); return escapeTop(v);
       case 'object':
         if (v === null) return '\\N';
-        if (v instanceof Date) return formatDate(v, path);
+        if (v instanceof Date) return formatDate(v, path, t);
         if (v instanceof Uint8Array) return escapeBytes(v, false);
-        return this.element(v, path);
+        return this.element(v, path, t);
       default:
-        return this.element(v, path);
+        return this.element(v, path, t);
     }
   }
 }
@@ -168,24 +209,24 @@ class Formatter {
 /**
  * The server text of one parameter value. Strings are sent as they are (escaped), numbers and
  * bigints in decimal (`nan`, `inf`, `-inf`, `-0` for Float parameters), booleans as
- * `true`/`false` (for Bool), Dates as Unix seconds (for DateTime/DateTime64; Date and Date32
- * want a `'YYYY-MM-DD'` string), Uint8Array as the exact bytes of a String, null as `\N` (NULL
+ * `true`/`false` (for Bool), Dates as Unix seconds (for DateTime/DateTime64) or, when `type` (the
+ * placeholder's declared type) is Date/Date32, as their UTC day `'YYYY-MM-DD'`, Uint8Array as the exact bytes of a String, null as `\N` (NULL
  * for Nullable, `''` for String), arrays and typed arrays as `[…]`, `tuple(…)` as `(…)`, Map and
  * plain objects as `{k: v}`. Throws ChwireConfigError for undefined, functions, symbols, other
  * class instances, Invalid Date, lone surrogates, cycles.
  */
-export function formatQueryParam(value: unknown, name = 'value'): string {
-  return new Formatter().top(value, name);
+export function formatQueryParam(value: unknown, name = 'value', type?: TypeNode): string {
+  return new Formatter().top(value, name, bare(type));
 }
 
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Every parameter of a query, keyed by name (`{name:Type}`), as server text. */
-export function formatQueryParams(params: Readonly<Record<string, unknown>>): Record<string, string> {
+export function formatQueryParams(params: Readonly<Record<string, unknown>>, types?: ReadonlyMap<string, TypeNode>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(params)) {
     if (!PARAM_NAME.test(k)) throw new ChwireConfigError(`query parameter name ${JSON.stringify(k)} is not an identifier`);
-    out[k] = formatQueryParam(v, k);
+    out[k] = formatQueryParam(v, k, types?.get(k));
   }
   return out;
 }

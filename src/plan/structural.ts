@@ -37,10 +37,11 @@ export function structural(t: TypeNode): TypeNode {
  * Options for the keys of a Map decoded as a plain object: a property key is text, so keys are
  * decoded to their canonical text whatever the column's value options say (a String key stays
  * the string even under strings:'bytes', a UUID key is its text, a Date key "2024-01-02", a
- * DateTime key ISO-8601 UTC), instead of String(value) of a Uint8Array or a Date.
+ * DateTime key ISO-8601 UTC), instead of String(value) of a Uint8Array or a Date. Maps inside a
+ * key are JS Maps (in wire order), so that key-text.ts can write them as the engine does.
  */
 export function objectKeyOptions(o: ResolvedValueOptions): ResolvedValueOptions {
-  return { ...o, int64: 'string', int128: 'string', decimal: 'string', datetime: 'string', date: 'string', time: 'string', strings: 'string', uuid: 'string' };
+  return { ...o, int64: 'string', int128: 'string', decimal: 'string', datetime: 'string', date: 'string', time: 'string', strings: 'string', uuid: 'string', maps: 'Map' };
 }
 
 /** Fewest bytes one value of `t` can take (bounds array counts before allocating). */

@@ -6,7 +6,7 @@
 // are the binary encoding of rowbinary.md §6. The two cannot be told apart reliably from the bytes
 // (text "UInt8" starts with 05, which is also the binary code of UInt128), so the caller says.
 import type { TypeNode } from '../types/ast.js';
-import { parseType } from '../types/parse.js';
+import { parseType, isTypeTooDeep, typeTooDeep } from '../types/parse.js';
 import { printType } from '../types/print.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault } from '../io/fault.js';
@@ -44,6 +44,8 @@ export function readHeader(bytes: Uint8Array, start: number, end: number, binary
       try {
         type = parseType(typeText);
       } catch (e) {
+        // Deeper than the decoder's limit: a real type, refused as such (not a corrupt header).
+        if (isTypeTooDeep(e)) throw typeTooDeep(typeText, names[i]);
         // A type name the parser rejects is a corrupt header (or a type newer than chwire).
         throw new DecodeFault(`column ${JSON.stringify(names[i])}: unparsable type: ${(e as Error).message}`, at);
       }

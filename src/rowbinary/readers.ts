@@ -10,13 +10,14 @@ import { readBinaryType } from '../types/binary.js';
 import { ChwireTypeError, ChwireDecodeError } from '../errors.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
 import { structural, minWidth, objectKeyOptions } from '../plan/structural.js';
+import { keyText } from '../plan/key-text.js';
 import type { Cursor } from '../io/cursor.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault, MAX_LENGTH } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
 import { copyBytes } from '../io/bytes.js';
-import { setOwn, setJsonPath } from '../convert/objects.js';
+import { setOwn, setJsonPath, jsonObject } from '../convert/objects.js';
 import { isScalar, scalarFn, scalarWidth } from './scalars.js';
 
 export type Reader = (c: Cursor) => unknown;
@@ -128,10 +129,11 @@ export function makeReader(t: TypeNode, o: ResolvedValueOptions): Reader {
           return m;
         };
       }
+      const kt = keyText(s.key) ?? String;
       return (c) => {
         const n = readCount(c, min);
         const m: Record<string, unknown> = {};
-        for (let i = 0; i < n; i++) { const k = kr(c); setOwn(m, String(k), vr(c)); }
+        for (let i = 0; i < n; i++) { const k = kr(c); setOwn(m, kt(k), vr(c)); }
         return m;
       };
     }
@@ -224,17 +226,15 @@ function jsonReader(t: JsonType, o: ResolvedValueOptions): Reader {
   const dyn = dynamicReader(o);
   return (c) => {
     const n = readCount(c, 2);
-    const obj: Record<string, unknown> = {};
+    const paths: string[] = [];
+    const values: unknown[] = [];
     for (let i = 0; i < n; i++) {
       const path = readString(c, false) as string;
       const tr = typed.get(path);
-      if (tr !== undefined) {
-        setJsonPath(obj, path, tr(c));
-      } else {
-        const v = dyn(c);
-        if (v !== null) setJsonPath(obj, path, v);
-      }
+      const v = tr !== undefined ? tr(c) : dyn(c);
+      if (v !== null || tr !== undefined) { paths.push(path); values.push(v); }
     }
-    return obj;
+    // The engine sends typed paths after the others: place all in its order (sorted by path).
+    return jsonObject(paths, values);
   };
 }

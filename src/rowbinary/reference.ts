@@ -11,6 +11,7 @@ import { decimalByteWidth } from '../types/ast.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
 import type { RowPlan } from '../plan/resolve.js';
 import { structural, objectKeyOptions } from '../plan/structural.js';
+import { keyText } from '../plan/key-text.js';
 import { ChwireDecodeError, ChwireTypeError } from '../errors.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault, MAX_LENGTH } from '../io/fault.js';
@@ -174,7 +175,8 @@ export function readValue(r: ByteReader, t: TypeNode, o: ResolvedValueOptions): 
       }
       if (o.maps === 'Map') return new Map(entries);
       const obj: Record<string, unknown> = {};
-      for (const [k, v] of entries) setOwn(obj, String(k), v);
+      const kt = keyText(s.key) ?? String;
+      for (const [k, v] of entries) setOwn(obj, kt(k), v);
       return obj;
     }
     case 'Variant': {
@@ -218,14 +220,25 @@ function readType(r: ByteReader): TypeNode {
 
 function readJson(r: ByteReader, t: JsonType, o: ResolvedValueOptions): Record<string, unknown> {
   const n = r.count();
-  const obj: Record<string, unknown> = {};
+  const entries: { path: string; bytes: Uint8Array; v: unknown }[] = [];
   for (let i = 0; i < n; i++) {
-    const path = r.text(r.varUInt());
+    const at = r.varUInt();
+    const bytes = r.bytes.slice(r.pos, r.pos + at);
+    const path = r.text(at);
     const typed = t.typedPaths.find((p) => p.path === path);
     const v = readValue(r, typed !== undefined ? typed.type : { kind: 'Dynamic' }, o);
-    if (typed !== undefined || v !== null) setJsonPath(obj, path, v);
+    if (typed !== undefined || v !== null) entries.push({ path, bytes, v });
   }
+  // The engine's order: paths sorted by their UTF-8 bytes.
+  entries.sort((a, b) => compareBytes(a.bytes, b.bytes));
+  const obj: Record<string, unknown> = {};
+  for (const e of entries) setJsonPath(obj, e.path, e.v);
   return obj;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /**

@@ -87,12 +87,25 @@ export function responseBody(ctx: BodyContext): HttpBody {
         let r: IteratorResult<Uint8Array>;
         waiting = true;
         timer?.refresh();
+        let failure: unknown;
         try {
           r = await it.next();
         } catch (e) {
-          throw bodyError(e, scanner, tail, ctx);
+          failure = e;
+          r = { done: true, value: undefined };
         } finally {
           waiting = false;
+        }
+        if (failure !== undefined) {
+          // Node's iterator drops what is still buffered once the stream is destroyed (a server
+          // that aborts right after its last bytes, read by a consumer that was busy or gave the
+          // loop a turn): those bytes are handed over first, they may carry the exception block.
+          for (let c = source.read() as Uint8Array | null; c !== null; c = source.read() as Uint8Array | null) {
+            tail.add(c);
+            if (scanner === undefined) yield c;
+            else for (const part of scanner.push(c)) yield part;
+          }
+          throw bodyError(failure, scanner, tail, ctx);
         }
         if (r.done) break;
         const chunk = r.value;

@@ -18,6 +18,7 @@ import { authHeaders, queryString, requestHeaders, type AccessToken } from './re
 import { checkAgent, proxyRefusal, requestTarget, tunnelThrough } from './proxy.js';
 import type { ProxyConfig } from './proxy-url.js';
 import { serverErrorFromText } from './server-error.js';
+import { checkUrlLength, oldUrlLimitError } from './url-limit.js';
 import { parseVersion, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
 import type { TlsOptions } from './tls-options.js';
@@ -204,6 +205,7 @@ export class HttpTransport implements Transport {
       body = Buffer.from(req.sql, 'utf8');
     }
     const path = `${host.url.pathname.replace(/\/$/, '')}/?${queryString(query, req.role)}`;
+    checkUrlLength(path, req.params);
     req.events?.attempt?.(host.where, 0);
     const sent = await this.send(host, 'POST', path, body, req);
     const { res } = sent;
@@ -212,7 +214,7 @@ export class HttpTransport implements Transport {
       const refusal = proxyRefusal(this.opts.proxy, res.statusCode);
       if (refusal !== undefined) { res.resume(); throw new ChwireConnectionError(refusal, { queryId }); }
       const text = await readAll(res);
-      throw serverErrorFromText(text, res.statusCode, queryId, header(res, 'x-clickhouse-exception-code'));
+      throw oldUrlLimitError(res.statusCode ?? 0, text, path, req.params) ?? serverErrorFromText(text, res.statusCode, queryId, header(res, 'x-clickhouse-exception-code'));
     }
     const b = responseBody({
       req: sent.req, res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where,

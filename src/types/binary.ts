@@ -19,7 +19,7 @@ import {
 } from './aggregate.js';
 import {
   DEFAULT_DYNAMIC_MAX_TYPES, DEFAULT_JSON_MAX_DYNAMIC_PATHS, DEFAULT_JSON_MAX_DYNAMIC_TYPES,
-  MAX_TYPE_DEPTH, jsonNode,
+  MAX_TYPE_DEPTH, jsonNode, typeTooDeep,
 } from './parse.js';
 
 /** Codes of the types that carry no parameters. */
@@ -193,7 +193,7 @@ function readPrecision(r: Reader, max: number, what: string): number {
 
 function readType(r: Reader, depth: number): TypeNode {
   const at = r.pos;
-  if (depth > MAX_TYPE_DEPTH) r.fail(`type nested deeper than ${MAX_TYPE_DEPTH} levels`, at);
+  if (depth > MAX_TYPE_DEPTH) throw typeTooDeep('(binary type encoding)');
   const code = r.u8();
   const simple = SIMPLE_NODES[code];
   if (simple !== undefined) return simple;

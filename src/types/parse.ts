@@ -17,8 +17,24 @@ import { resolveFamily } from './aliases.js';
 import { printType } from './print.js';
 import { UNESCAPES } from './quote.js';
 
-/** Deeper nesting than this is refused (no real schema comes close; it bounds recursion). */
-export const MAX_TYPE_DEPTH = 128;
+/**
+ * Deeper nesting than this is refused: it bounds every recursion over a type (parsing, planning,
+ * decoding) far below the JS stack. The engine's own parser stops at max_parser_depth = 1000, so
+ * whatever it returns by default decodes (an Array nested ~990 deep in a SELECT).
+ */
+export const MAX_TYPE_DEPTH = 1000;
+
+const DEPTH_LIMIT = `type nested deeper than ${MAX_TYPE_DEPTH} levels, the limit of the types chwire decodes (MAX_TYPE_DEPTH)`;
+
+/** The error for a type nested beyond MAX_TYPE_DEPTH; its text (possibly megabytes) is cut short. */
+export function typeTooDeep(text: string, column?: string): ChwireTypeError {
+  const prefix = column === undefined ? '' : `column ${JSON.stringify(column)}: `;
+  return new ChwireTypeError(prefix + DEPTH_LIMIT, text.length > 120 ? `${text.slice(0, 120)}…` : text, -1);
+}
+
+export function isTypeTooDeep(e: unknown): boolean {
+  return e instanceof ChwireTypeError && e.message.includes(DEPTH_LIMIT);
+}
 
 const PLAIN = new Set<string>(PLAIN_KINDS);
 const GEO = new Set<string>(GEO_KINDS);
@@ -200,7 +216,7 @@ export class TypeParser {
   }
 
   type(): TypeNode {
-    if (++this.depth > MAX_TYPE_DEPTH) this.fail(`type nested deeper than ${MAX_TYPE_DEPTH} levels`);
+    if (++this.depth > MAX_TYPE_DEPTH) throw typeTooDeep(this.text);
     const start = (this.skipWs(), this.pos);
     const family = this.ident();
     if (family === undefined) this.fail(this.pos >= this.text.length ? 'expected a type name, found the end of the text' : 'expected a type name');

@@ -18,7 +18,7 @@
 //   JSON                        { path: type name | { type, inner } } (JSONAllPathsWithTypes)
 //   Array, Nested, QBit, geo    an array, one entry per element
 //   Tuple                       an array, one entry per element (named or not)
-//   Map                         ['~entries', [[key, value, key aux, value aux], ...]] in wire
+//   Map                         ['~entries', [[key, value, key aux, value aux, key text], ...]] in wire
 //                               order (the JSON object loses keys that print alike)
 //   Nullable, LowCardinality    the inner type's aux (null for NULL)
 import { isDeepStrictEqual } from 'node:util';
@@ -165,11 +165,13 @@ function mapValue(t: TypeNode & { kind: 'Map' }, json: unknown, aux: unknown, o:
     ? fromAux.map(([k, v, ka, va]) => [expectedValue(t.key, k, keyOptions, ka ?? undefined), expectedValue(t.value, v, o, va ?? undefined)] as const)
     : Object.entries(json as Record<string, unknown>).map(([kt, v]) => [expectedValue(t.key, keyTextToJson(t.key, kt), keyOptions), expectedValue(t.value, v, o)] as const);
   if (o.maps === 'Map') return new Map(entries);
+  // maps:'object': property names are the engine's own text of each key, which is what its JSON
+  // output uses as the object's keys (issue 10, item 9), in wire order.
+  const texts = fromAux !== undefined
+    ? fromAux.map((e) => Object.keys(JSON.parse(String(e[4])) as object)[0]!)
+    : Object.keys(json as Record<string, unknown>);
   const out: Record<string, unknown> = {};
-  for (const [k, v] of entries) {
-    if (typeof k === 'object' && k !== null) throw new AmbiguousContract(`maps:'object' with ${t.key.kind} keys decoding to ${Object.prototype.toString.call(k)}`);
-    setOwn(out, String(k), v);
-  }
+  entries.forEach(([, v], i) => setOwn(out, texts[i]!, v));
   return out;
 }
 

@@ -55,13 +55,14 @@ export function auxExpr(t: TypeNode, e: string, want: AuxWants): string | undefi
       return `tuple(${parts.map((p) => p ?? 'NULL').join(', ')})`;
     }
     case 'Map': {
-      // Always the entries in wire order, each as [key, value, key aux, value aux]: the JSON
+      // Always the entries in wire order, each as [key, value, key aux, value aux, key text]: the JSON
       // object of a map loses entries whose keys print alike (invalid UTF-8 → U+FFFD) or repeat.
       const k = `k${lambdaCounter++}`;
       const v = `v${lambdaCounter++}`;
       const ka = auxExpr(t.key, k, want) ?? 'NULL';
       const va = auxExpr(t.value, v, want) ?? 'NULL';
-      return `tuple('~entries', arrayMap((${k}, ${v}) -> tuple(${k}, ${v}, ${ka}, ${va}), mapKeys(${e}), mapValues(${e})))`;
+      // The fifth item is the engine's own text of the key: its JSON of a one-entry map.
+      return `tuple('~entries', arrayMap((${k}, ${v}) -> tuple(${k}, ${v}, ${ka}, ${va}, toJSONString(map(${k}, 0))), mapKeys(${e}), mapValues(${e})))`;
     }
     default: return undefined;
   }

@@ -121,6 +121,10 @@ const KEY_TYPES: GenType[] = [
   typed('DateTime(\'UTC\')', fc.integer({ min: 0, max: 2 ** 32 - 1 }).map(String)),
   typed('UUID', fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => `toUUID('${uuidText(b)}')`)),
   typed('FixedString(2)', fc.uint8Array({ maxLength: 2 }).map((b) => `unhex('${hex(b)}')`)),
+  // Composite keys: texts with quoted strings inside (issue 10, item 9).
+  typed('Array(String)', fc.array(fc.constantFrom('a', 'a,b', "'", '\\', ''), { maxLength: 2 }).map((a) => `CAST([${a.map(sq).join(', ')}] AS Array(String))`)),
+  typed('Tuple(String, Float64)', fc.tuple(fc.constantFrom('a', 'a,b', ''), fc.double()).map(([a, x]) => `CAST((${sq(a)}, ${sq(floatText(x))}) AS Tuple(String, Float64))`)),
+  typed('Float32', fc.float().map((v) => sq(floatText(v)))),
 ];
 
 /** Scalars without Interval* and with fold-free zones: the engine rejects intervals in Variant next to numbers and fails

@@ -97,7 +97,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
 
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => void handle(req, res);
   const server: http.Server = opts.tls === undefined
-    ? http.createServer(onRequest)
+    // URLs up to a modern server's http_max_uri_size (1 MiB) and more: query parameters ride in them.
+    ? http.createServer({ maxHeaderSize: 4 << 20 }, onRequest)
     : https.createServer({ ...opts.tls, rejectUnauthorized: opts.tls.requestCert === true }, onRequest);
   server.keepAliveTimeout = (opts.keepAliveTimeout ?? 10) * 1000;
   server.on('connection', (s: Socket) => {
@@ -182,7 +183,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       else {
         // The format settings the client may send, applied by the engine as a server would.
         const settings: Record<string, string> = {};
-        for (const k of ['output_format_native_encode_types_in_binary_format']) {
+        for (const k of ['output_format_native_encode_types_in_binary_format', 'output_format_arrow_compression_method']) {
           const v = params.get(k);
           if (v !== null) settings[k] = v;
         }

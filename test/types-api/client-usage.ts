@@ -6,7 +6,7 @@ import {
   createClient, tuple, isChwireError, ChwireError, ChwireDecodeError, ChwireEncodeError, ChwireServerError,
   ChwireTypeError, ChwireTimeoutError, ERROR_CODES,
   type Client, type ClientOptions, type ColumnInfo, type ChwireErrorCode, type ColumnsResult, type DecodeOptions,
-  type ExecResult, type InsertResult, type QueryOptions, type QuerySummary, type RawStream, type Row, type RowStream, type Rows,
+  type ExecResult, type InsertResult, type ObjectRow, type QueryOptions, type QuerySummary, type RawStream, type Row, type RowStream, type Rows,
 } from 'chwire';
 import { expectType, type Equal } from './expect.js';
 
@@ -51,8 +51,32 @@ export async function clientUsage(): Promise<void> {
   // @ts-expect-error column info is read-only
   col.type = 'UInt8';
 
-  const untyped = await client.fetch('SELECT 1');
-  expectType<Equal<(typeof untyped)[number], Row>>();
+  // Untyped rows are objects indexable by column name (no cast), arrays with rows: 'array'.
+  const untyped = await client.fetch('SELECT 1 AS x');
+  expectType<Equal<(typeof untyped)[number], ObjectRow>>();
+  expectType<Equal<(typeof untyped)[number]['x'], unknown>>();
+  const asArrays = await client.fetch('SELECT 1', { rows: 'array' });
+  expectType<Equal<(typeof asArrays)[number], unknown[]>>();
+  const firstObject = await client.fetchOne('SELECT 1 AS x');
+  expectType<Equal<typeof firstObject, ObjectRow | undefined>>();
+  for await (const r of client.stream('SELECT 1 AS x')) expectType<Equal<typeof r['x'], unknown>>();
+  for await (const r of client.stream('SELECT 1', { rows: 'array' })) expectType<Equal<typeof r, unknown[]>>();
+  // Options typed as the general QueryOptions: the codec's Row union, as before.
+  const general: QueryOptions = { rows: 'array' };
+  expectType<Equal<(Awaited<ReturnType<typeof client.fetch<Row>>>)[number], Row>>();
+  void client.fetch('SELECT 1', general);
+  // The type argument is an assertion (docs/client.md): the client does not check it against options.
+  const asserted = await client.fetch<{ id: number }>('SELECT 1 AS id', { int64: 'number' });
+  expectType<Equal<(typeof asserted)[number]['id'], number>>();
+
+  // Parameters: values a placeholder can take, nested; never functions, symbols or undefined.
+  void client.fetch('SELECT {a:Array(Map(String, Tuple(UInt8, Date)))}', { params: { a: [new Map([['k', tuple(1, new Date())]])], b: null, c: new Uint8Array(2), d: { k: [1n, 'x', true] }, e: new Float64Array(1) } });
+  // @ts-expect-error a function is not a parameter value
+  void client.fetch('SELECT {f:String}', { params: { f: () => 'x' } });
+  // @ts-expect-error nor inside an array
+  void client.fetch('SELECT {f:Array(String)}', { params: { f: ['x', () => 'y'] } });
+  // @ts-expect-error nor a symbol
+  void client.streamRaw('SELECT {f:String}', { format: 'CSV', params: { f: Symbol('x') } });
 
   const one = await client.fetchOne<{ a: number }>('SELECT 1 AS a');
   expectType<Equal<typeof one, { a: number } | undefined>>();

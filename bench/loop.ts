@@ -1,0 +1,101 @@
+// npm run bench:loop — the event loop while chwire reads a 1M-row result over HTTP (issue 13): the
+// worst gap between 1 ms timers during each call, median of BENCH_LOOP_RUNS (default 3) runs,
+// next to the official client's on the same rows in the same run.
+//
+// Rows: schema (b) (UInt64, String, DateTime, Float64, Int32), BENCH_HTTP_ROWS (default 1M), in a
+// Memory table of the server at CHWIRE_BENCH_URL. Calls, alternated run by run:
+//   fetchColumns, streamColumns (batches dropped), stream (rows dropped), stream().batches(),
+//   streamRaw Native (bytes dropped), fetch (all rows kept), official json(), official stream().
+// Bounds: every chwire call but fetch <= 50 ms; fetch <= max(100 ms, 1.5 x official json()).
+// Each call's result is checked (row count) before anything is reported.
+import { environment, formatEnvironment } from './env.js';
+import { schemaSelect, SCHEMA_TITLES } from './schemas.js';
+import { BENCH_URL, benchTable, chwireClient, officialClient, serverReachable } from './remote.js';
+import { worstGap } from '../test/support/loop-gap.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROWS = Number(process.env['BENCH_HTTP_ROWS'] ?? 1_000_000);
+const RUNS = Number(process.env['BENCH_LOOP_RUNS'] ?? 3);
+const missing = await serverReachable();
+if (missing !== undefined) {
+  console.error(missing);
+  process.exit(1);
+}
+const env = environment();
+console.log(formatEnvironment(env));
+const chwire = chwireClient();
+const official = officialClient();
+const table = benchTable('chwire_bench_loop');
+const sql = `SELECT * FROM ${table}`;
+const settings = { max_threads: 1 };
+
+type Call = { name: string; run: () => Promise<number> };
+const calls: Call[] = [
+  { name: 'fetchColumns', run: async () => (await chwire.fetchColumns(sql, { settings })).rowCount },
+  { name: 'streamColumns', run: async () => { let n = 0; for await (const b of chwire.streamColumns(sql, { settings })) n += b.rowCount; return n; } },
+  { name: 'stream', run: async () => { let n = 0; for await (const _ of chwire.stream(sql, { settings })) n++; return n; } },
+  { name: 'stream().batches()', run: async () => { let n = 0; for await (const b of chwire.stream(sql, { settings }).batches()) n += b.length; return n; } },
+  { name: 'streamRaw', run: async () => { let n = 0; for await (const b of chwire.streamRaw(sql, { format: 'Native', settings })) n += b.length; return n; } },
+  { name: 'fetch', run: async () => (await chwire.fetch(sql, { settings })).length },
+  { name: 'official json()', run: async () => (await (await official.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: settings })).json()).length },
+  {
+    name: 'official stream()', run: async () => {
+      let n = 0;
+      const rs = await official.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: settings });
+      for await (const rows of rs.stream()) for (const r of rows) { r.json(); n++; }
+      return n;
+    },
+  },
+];
+
+const gaps = new Map<string, number[]>(calls.map((c) => [c.name, []]));
+let version = '';
+try {
+  version = await chwire.serverVersion();
+  await chwire.execute(`DROP TABLE IF EXISTS ${table}`);
+  await chwire.execute(`CREATE TABLE ${table} ENGINE = Memory AS ${schemaSelect('b', ROWS)}`);
+  // Checks: every call sees the whole result (bytes: more than one per row).
+  for (const c of calls) {
+    const n = await c.run();
+    if (c.name === 'streamRaw' ? n < ROWS : n !== ROWS) throw new Error(`${c.name}: ${n} rows, expected ${ROWS}`);
+  }
+  for (let r = 0; r < RUNS; r++) {
+    // Rotated order per run, a full GC (with --expose-gc) before each call: no call inherits another's garbage.
+    for (let k = 0; k < calls.length; k++) {
+      const c = calls[(k + r) % calls.length]!;
+      (globalThis as { gc?: () => void }).gc?.();
+      const { gapMs } = await worstGap(c.run);
+      gaps.get(c.name)!.push(gapMs);
+    }
+  }
+} finally {
+  await chwire.execute(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+  await chwire.close();
+  await official.close();
+}
+
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
+const officialJson = median(gaps.get('official json()')!);
+const fetchBound = Math.max(100, 1.5 * officialJson);
+const lines = [
+  `### bench:loop`, '',
+  `${env.date} · node ${env.node} (V8 ${env.v8}) · ${env.cpu} × ${env.cores} · load ${env.loadAverage.join(' ')} · chwire ${env.commit}`,
+  `${SCHEMA_TITLES['b']}, ${ROWS} rows over HTTP from ClickHouse ${version}; worst gap between 1 ms timers, median of ${RUNS} runs.`, '',
+  '| call | worst gap ms (median) | runs | bound | |', '| --- | ---: | --- | ---: | --- |',
+];
+const results: Record<string, { medianMs: number; runsMs: number[]; boundMs: number | undefined; met: boolean | undefined }> = {};
+for (const c of calls) {
+  const g = gaps.get(c.name)!;
+  const m = median(g);
+  const bound = c.name.startsWith('official') ? undefined : c.name === 'fetch' ? fetchBound : 50;
+  const met = bound === undefined ? undefined : m <= bound;
+  results[c.name] = { medianMs: m, runsMs: g, boundMs: bound, met };
+  lines.push(`| ${c.name} | ${m.toFixed(1)} | ${g.map((x) => x.toFixed(0)).join(', ')} | ${bound === undefined ? '—' : `≤ ${bound.toFixed(0)}`} | ${met === undefined ? '' : met ? '✓' : '✗'} |`);
+}
+console.log('\n' + lines.join('\n'));
+const out = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'results', `loop-${process.version.split('.')[0]}.json`);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify({ environment: env, server: version, rows: ROWS, runs: RUNS, results }, null, 2) + '\n');
+console.log(`results written to ${out}`);

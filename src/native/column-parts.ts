@@ -1,0 +1,344 @@
+// One result column read block by block into columnar parts: the collectors behind
+// decodeNativeColumns, the streaming columnar decoder and client.fetchColumns / streamColumns.
+//
+// Invariants:
+// - `read(c, rows)` reads one block's data of the column (throwing NEED_MORE with `c.need` an exact
+//   lower bound when its bytes have not all arrived; it may then be called again from the same
+//   offset) and keeps it as one part. Impossible data (a null-map byte of 2, an Enum code outside
+//   the type) is a DecodeFault at the offset of the bad byte, raised while reading, never later.
+// - Fixed-width data is never converted value by value: a part is a byte range of the input when
+//   the input outlives the result (`views`), else one copy of it; `takeBlock()` hands out the
+//   last part alone (streams), `finish(total)` joins all parts, copying each byte exactly once
+//   (one part in a view-able input: no copy at all when aligned).
+// - `takeBlock()` forgets the part it hands out, so a stream holds one block of columns at a time.
+import type { Cursor } from '../io/cursor.js';
+import { NEED_MORE } from '../io/need-more.js';
+import { fault, MAX_LENGTH } from '../io/fault.js';
+import { readVarUInt } from '../io/varint.js';
+import { lowCardinalityPrefix, readLowCardinalityPart, need, type ColumnReader, type NativeCursor, type Values } from './column-readers.js';
+import type {
+  NumericArray, NativeColumn, RawStringsColumn, EnumColumn, LowCardinalityColumn,
+} from './column-shapes.js';
+
+export interface Collector {
+  read(c: NativeCursor, rows: number): void;
+  /** The part read last, as a column of its own; the collector then holds nothing. */
+  takeBlock(): NativeColumn;
+  /** All parts read, in order, joined into one column of `total` rows. */
+  finish(total: number): NativeColumn;
+}
+
+export type TypedCtor = {
+  new (n: number): NumericArray;
+  new (b: ArrayBufferLike, o: number, n: number): NumericArray;
+  readonly BYTES_PER_ELEMENT: number;
+};
+
+/** A byte range of one block's column data (a view of the input, or a copy at offset 0). */
+interface Range { u8: Uint8Array; start: number; rows: number }
+
+function takeRange(c: Cursor, width: number, rows: number, views: boolean): Range {
+  const n = width * rows;
+  need(c, n);
+  let r: Range;
+  if (views) {
+    r = { u8: c.u8, start: c.pos, rows };
+  } else {
+    // An aligned copy: it is the block's column as is (takeBlock) without a second copy.
+    const u8 = new Uint8Array(n);
+    u8.set(c.u8.subarray(c.pos, c.pos + n));
+    r = { u8, start: 0, rows };
+  }
+  c.pos += n;
+  return r;
+}
+
+/** One range as a typed array: a view when aligned, else one copy. */
+function rangeArray(C: TypedCtor, r: Range): NumericArray {
+  const abs = r.u8.byteOffset + r.start;
+  if (abs % C.BYTES_PER_ELEMENT === 0) return new C(r.u8.buffer, abs, r.rows);
+  const out = new C(r.rows);
+  new Uint8Array(out.buffer).set(r.u8.subarray(r.start, r.start + C.BYTES_PER_ELEMENT * r.rows));
+  return out;
+}
+
+/** Join ranges into one typed array: a single range as above, else exactly one copy of each. */
+function joinRanges(C: TypedCtor, ranges: readonly Range[], total: number): NumericArray {
+  if (ranges.length === 1) return rangeArray(C, ranges[0]!);
+  const w = C.BYTES_PER_ELEMENT;
+  const out = new C(total);
+  const dst = new Uint8Array(out.buffer);
+  let at = 0;
+  for (const r of ranges) {
+    dst.set(r.u8.subarray(r.start, r.start + w * r.rows), at);
+    at += w * r.rows;
+  }
+  return out;
+}
+
+/** A part store shared by the collectors: parts in order, the last one taken alone by streams. */
+class Parts<P> {
+  list: P[] = [];
+  push(p: P): void { this.list.push(p); }
+  take(): P {
+    const p = this.list.pop()!;
+    this.list = [];
+    return p;
+  }
+}
+
+/** Fixed-width values as a typed array of their wire integers (numbers, dates, decimals, IPv4…). */
+export function typedCollector(C: TypedCtor, views: boolean): Collector {
+  const parts = new Parts<Range>();
+  return {
+    read(c, rows) { parts.push(takeRange(c, C.BYTES_PER_ELEMENT, rows, views)); },
+    takeBlock() { return rangeArray(C, parts.take()); },
+    finish(total) { return parts.list.length === 0 ? new C(0) : joinRanges(C, parts.list, total); },
+  };
+}
+
+/** Enum8/16: the codes as Int8Array/Int16Array, each checked against the type, and the label table. */
+export function enumCollector(C: typeof Int8Array | typeof Int16Array, entries: readonly { label: string; value: number }[], kind: string, views: boolean): Collector {
+  const labels = new Map<number, string>();
+  // valid[code + bias] = 1 for the codes the type lists: one table read per value.
+  const bias = C === Int8Array ? 128 : 32768;
+  const valid = new Uint8Array(2 * bias);
+  for (const e of entries) {
+    labels.set(e.value, e.label);
+    valid[e.value + bias] = 1;
+  }
+  const inner = typedCollector(C as unknown as TypedCtor, views);
+  const shape = (codes: NumericArray): EnumColumn => ({ kind: 'enum', codes: codes as Int8Array | Int16Array, labels });
+  return {
+    read(c, rows) {
+      const w = C.BYTES_PER_ELEMENT;
+      need(c, w * rows);
+      const start = c.pos;
+      for (let i = 0, p = start; i < rows; i++, p += w) {
+        const v = w === 1 ? c.dv.getInt8(p) : c.dv.getInt16(p, true);
+        if (valid[v + bias] !== 1) throw fault(`${kind} value ${v} is not in the type`, p);
+      }
+      inner.read(c, rows);
+    },
+    takeBlock() { return shape(inner.takeBlock() as NumericArray); },
+    finish(total) { return shape(inner.finish(total) as NumericArray); },
+  };
+}
+
+/** Nullable(T) over a collector of T with no state prefix: the values and a mask, 1 = NULL. */
+export function nullableCollector(inner: Collector, views: boolean): Collector {
+  const masks = new Parts<Range>();
+  const U8 = Uint8Array as unknown as TypedCtor;
+  return {
+    read(c, rows) {
+      need(c, rows);
+      const u8 = c.u8;
+      for (let i = 0, p = c.pos; i < rows; i++, p++) {
+        const b = u8[p]!;
+        if (b > 1) throw fault(`null map byte ${b} is not 0 or 1`, p);
+      }
+      // The mask and the values are one part: take the mask only once the values have arrived too.
+      const at = c.pos;
+      c.pos += rows;
+      try {
+        inner.read(c, rows);
+      } catch (e) {
+        c.pos = at;
+        throw e;
+      }
+      const end = c.pos;
+      c.pos = at;
+      masks.push(takeRange(c, 1, rows, views));
+      c.pos = end;
+    },
+    takeBlock() {
+      const values = inner.takeBlock();
+      return { kind: 'nullable', values, nulls: rangeArray(U8, masks.take()) as Uint8Array } as NativeColumn;
+    },
+    finish(total) {
+      const values = inner.finish(total);
+      const nulls = masks.list.length === 0 ? new Uint8Array(0) : joinRanges(U8, masks.list, total) as Uint8Array;
+      return { kind: 'nullable', values, nulls } as NativeColumn;
+    },
+  };
+}
+
+/** Where a String column's scan stands: resumable across chunks (keyed by body offset). */
+interface StringScan { start: number; n: number; i: number; at: number; ends: Uint32Array; from: Uint32Array; bytes: number }
+
+/** One block of raw strings: value i is data[offsets[i], offsets[i + 1]). */
+function rawPart(u8: Uint8Array, colStart: number, scan: StringScan): RawStringsColumn {
+  const { n, ends, from } = scan;
+  const offsets = new Uint32Array(n + 1);
+  const data = new Uint8Array(scan.bytes);
+  let o = 0;
+  for (let i = 0; i < n; i++) {
+    const s = colStart + from[i]!;
+    const e = ends[i]!;
+    const len = e - o;
+    if (len < 32) for (let k = 0; k < len; k++) data[o + k] = u8[s + k]!;
+    else data.set(u8.subarray(s, s + len), o);
+    o = e;
+    offsets[i + 1] = e;
+  }
+  return { kind: 'strings', offsets, data };
+}
+
+/**
+ * String (fixed = 0) or FixedString(fixed) as raw bytes and offsets: no JS string is made. The
+ * bytes are copied out of the input once per block (the input may be a reused stream buffer).
+ */
+export function rawStringsCollector(fixed: number): Collector {
+  const parts = new Parts<RawStringsColumn>();
+  let memo: StringScan | undefined;
+  return {
+    read(c, n) {
+      if (fixed > 0) {
+        need(c, fixed * n);
+        const data = new Uint8Array(fixed * n);
+        data.set(c.u8.subarray(c.pos, c.pos + fixed * n));
+        const offsets = new Uint32Array(n + 1);
+        for (let i = 1; i <= n; i++) offsets[i] = i * fixed;
+        c.pos += fixed * n;
+        parts.push({ kind: 'strings', offsets, data });
+        return;
+      }
+      const origin = c.origin ?? 0;
+      const start = origin + c.pos;
+      const colStart = c.pos;
+      let scan: StringScan;
+      if (memo !== undefined && memo.start === start && memo.n === n) {
+        scan = memo;
+      } else {
+        scan = { start, n, i: 0, at: start, ends: new Uint32Array(n), from: new Uint32Array(n), bytes: 0 };
+      }
+      memo = undefined;
+      const { ends, from } = scan;
+      const u8 = c.u8;
+      const end = c.end;
+      let p = scan.at - origin;
+      let i = scan.i;
+      let bytes = scan.bytes;
+      let at = p;
+      try {
+        for (; i < n; i++) {
+          at = p;
+          let len: number;
+          if (p < end && u8[p]! < 0x80) {
+            len = u8[p++]!;
+          } else {
+            c.pos = p;
+            len = readVarUInt(c);
+            if (len > MAX_LENGTH) throw fault(`string length ${len} is beyond the engine's limit`, at);
+            p = c.pos;
+          }
+          // The rest of the column needs at least one byte per remaining value.
+          if (p + len + (n - i - 1) > end) {
+            c.pos = p;
+            need(c, len + (n - i - 1));
+          }
+          from[i] = p - colStart;
+          bytes += len;
+          if (bytes > 0xffffffff) throw fault('a String column of one block holds more than 4 GiB', at);
+          ends[i] = bytes;
+          p += len;
+        }
+      } catch (err) {
+        if (err === NEED_MORE && c.origin !== undefined) {
+          scan.i = i;
+          scan.at = origin + at;
+          scan.bytes = i === 0 ? 0 : ends[i - 1]!;
+          memo = scan;
+        }
+        throw err;
+      }
+      c.pos = p;
+      scan.bytes = bytes;
+      parts.push(rawPart(u8, colStart, scan));
+    },
+    takeBlock() { return parts.take(); },
+    finish(total) {
+      const list = parts.list;
+      if (list.length === 1) return list[0]!;
+      let bytes = 0;
+      for (const p of list) bytes += p.data.length;
+      const offsets = new Uint32Array(total + 1);
+      const data = new Uint8Array(bytes);
+      let row = 0;
+      let at = 0;
+      for (const p of list) {
+        const n = p.offsets.length - 1;
+        for (let i = 1; i <= n; i++) offsets[row + i] = at + p.offsets[i]!;
+        data.set(p.data, at);
+        row += n;
+        at += p.data.length;
+      }
+      return { kind: 'strings', offsets, data };
+    },
+  };
+}
+
+/** LowCardinality(T): each block's dictionary and keys; joined, dictionaries are appended and keys offset. */
+export function lowCardinalityCollector(dict: ColumnReader, nullable: boolean): Collector {
+  const parts = new Parts<{ dictionary: Values; keys: ArrayLike<number | bigint> }>();
+  const shape = (dictionary: unknown[], keys: Uint8Array | Uint16Array | Uint32Array, nulls: Uint8Array | undefined): LowCardinalityColumn =>
+    ({ kind: 'lowCardinality', dictionary, keys, nulls });
+  const nullMask = (list: readonly { keys: ArrayLike<number | bigint> }[], total: number): Uint8Array | undefined => {
+    if (!nullable) return undefined;
+    const nulls = new Uint8Array(total);
+    let row = 0;
+    for (const p of list) {
+      for (let i = 0; i < p.keys.length; i++) nulls[row + i] = Number(p.keys[i]!) === 0 ? 1 : 0;
+      row += p.keys.length;
+    }
+    return nulls;
+  };
+  const join = (list: readonly { dictionary: Values; keys: ArrayLike<number | bigint> }[], total: number): LowCardinalityColumn => {
+    const dictionary: unknown[] = [];
+    const one = list.length === 1 && !(list[0]!.keys instanceof BigUint64Array);
+    const keys = one ? list[0]!.keys as Uint8Array | Uint16Array | Uint32Array : new Uint32Array(total);
+    let row = 0;
+    for (const p of list) {
+      const base = dictionary.length;
+      for (let i = 0; i < p.dictionary.length; i++) dictionary.push(p.dictionary[i]);
+      if (!one) for (let i = 0; i < p.keys.length; i++) keys[row + i] = base + Number(p.keys[i]!);
+      row += p.keys.length;
+    }
+    return shape(dictionary, keys, nullMask(list, total));
+  };
+  return {
+    read(c, rows) {
+      lowCardinalityPrefix(c, dict);
+      const p = readLowCardinalityPart(c, dict, nullable, rows);
+      parts.push({ dictionary: p.dictionary, keys: p.keys });
+    },
+    takeBlock() {
+      const p = parts.take();
+      return join([p], p.keys.length);
+    },
+    finish(total) { return join(parts.list, total); },
+  };
+}
+
+/** Any other type: an array of the row decoders' JS values. */
+export function valuesCollector(reader: ColumnReader): Collector {
+  const parts = new Parts<Values>();
+  return {
+    read(c, rows) {
+      reader.prefix(c);
+      parts.push(reader.read(c, rows));
+    },
+    takeBlock() {
+      const p = parts.take();
+      return Array.isArray(p) ? p : Array.from(p);
+    },
+    finish(total) {
+      const list = parts.list;
+      if (list.length === 1 && Array.isArray(list[0])) return list[0];
+      const out = new Array<unknown>(total);
+      let row = 0;
+      for (const p of list) for (let i = 0; i < p.length; i++) out[row++] = p[i];
+      return out;
+    },
+  };
+}
