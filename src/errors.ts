@@ -24,6 +24,8 @@ export interface ChwireErrorOptions {
 export class ChwireError extends Error {
   readonly code: ChwireErrorCode;
   readonly queryId: string | undefined;
+  /** When the call was tried several times (retry option): the earlier attempts' errors, oldest first. */
+  declare readonly earlierAttempts?: readonly unknown[];
 
   constructor(code: ChwireErrorCode, message: string, options: ChwireErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

@@ -20,6 +20,8 @@ export { tuple, QueryTuple } from './client/params.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export type { TlsOptions } from './transport/tls-options.js';
 export type { QuerySummary } from './transport/types.js';
+export type { HostStatus, LoadBalancing } from './transport/hosts.js';
+export type { RetryOptions } from './transport/retry.js';
 export type { DecodeOptions, ValueOptions } from './plan/options.js';
 export type { ColumnInfo, Row } from './stream-decoder.js';
 export {

@@ -5,6 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpTransport, type HttpTransportOptions } from '../src/transport/http.js';
 import type { TransportResponse } from '../src/transport/types.js';
+import { NO_RETRY } from '../src/transport/retry.js';
 import { ChwireAbortError, ChwireConnectionError, ChwireServerError, ChwireTimeoutError } from '../src/errors.js';
 import { engineBytes } from './support/engine.js';
 import { startTestServer } from './support/test-server.js';
@@ -97,13 +98,19 @@ test('a connection reset in the middle of the body is a ChwireConnectionError', 
   await t.close();
 });
 
-test('a reset before any response on a fresh socket is not retried', async () => {
+test('a reset before any response on a fresh socket: sent once without a retry policy; with one, again under new query ids', async () => {
   server.fault('/* reset */', { kind: 'reset' });
-  const t = transport();
-  const before = server.requests.filter((q) => q.sql.includes('/* reset */')).length;
-  await assert.rejects(t.request({ sql: 'SELECT 1 /* reset */', format: 'TabSeparated', idempotent: true }), ChwireConnectionError);
-  assert.equal(server.requests.filter((q) => q.sql.includes('/* reset */')).length - before, 1);
-  await t.close();
+  const sent = (): string[] => server.requests.filter((q) => q.sql.includes('/* reset */')).map((q) => q.params.get('query_id') ?? '');
+  const once = transport({ retry: NO_RETRY });
+  await assert.rejects(once.request({ sql: 'SELECT 1 /* reset */', format: 'TabSeparated', idempotent: true, queryId: 'r1' }), ChwireConnectionError);
+  assert.deepEqual(sent(), ['r1']);
+  await once.close();
+  const retried = transport({ retry: { attempts: 3, baseDelay: 1, maxDelay: 1 } });
+  await assert.rejects(retried.request({ sql: 'SELECT 1 /* reset */', format: 'TabSeparated', idempotent: true, queryId: 'r2' }), (e: unknown) =>
+    e instanceof ChwireConnectionError && (e.earlierAttempts ?? []).length === 2);
+  // The first attempt may have reached the server: later ones never reuse its id.
+  assert.deepEqual(sent().slice(1), ['r2', 'r2-retry-1', 'r2-retry-2']);
+  await retried.close();
 });
 
 test('an exception written after 10 000 rows (25.11+ tagged framing) is a ChwireServerError, and no byte of it is data', async () => {

@@ -11,6 +11,7 @@ import { createNativeDecoder } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportResponse } from '../transport/types.js';
+import type { HostStatus } from '../transport/hosts.js';
 import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
 import { resolveConfig, renderSetting, type ClientOptions, type Settings, type TransportFactory } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
@@ -45,7 +46,10 @@ export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
   progressInterval?: number;
 }
 
-export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions>;
+export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions> & {
+  /** The statement is safe to run twice (e.g. `CREATE TABLE IF NOT EXISTS`): retried like a read. Default false. */
+  idempotent?: boolean;
+};
 
 /** A row decoded as an object (the default `rows: 'object'`): column name → value. */
 export type ObjectRow = Record<string, unknown>;
@@ -92,6 +96,8 @@ export interface Client {
   /** The server's version (probed once per host). */
   serverVersion(): Promise<string>;
   ping(opts?: { signal?: AbortSignal }): Promise<void>;
+  /** Each host's state (`url`, `up`, `lastError`, `inFlight`, `requests`), for health endpoints; none for chdb://. */
+  hosts(): HostStatus[];
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -219,7 +225,7 @@ class ChwireClient implements Client, ClientCore {
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
-  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string; idempotent?: boolean }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
     // A statement's own FORMAT clause would override the format this call asks for (format-clause.ts).
     const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format);
     if (clause !== undefined) throw clause;
@@ -232,7 +238,7 @@ class ChwireClient implements Client, ClientCore {
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.request({
-        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null, whole: raw, buffered, ...surface,
+        sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null || opts.idempotent === true, whole: raw, buffered, ...surface,
       }, call);
       return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
     } catch (e) {
@@ -302,20 +308,26 @@ class ChwireClient implements Client, ClientCore {
     if (typeof opts?.format !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.format)) {
       throw new ChwireConfigError(`streamRaw needs an output format name, e.g. { format: 'CSVWithNames' }, got ${JSON.stringify(opts?.format)}`);
     }
+    const mode = opts.appendedExceptions ?? 'detect';
+    if (mode !== 'detect' && mode !== 'wait') throw new ChwireConfigError(`option appendedExceptions must be 'detect' or 'wait', got ${JSON.stringify(mode)}`);
     const queryId = opts.queryId ?? newQueryId();
-    return new RawStreamImpl(async () => {
+    const s = new RawStreamImpl(async () => {
       const call = await this.begin('streamRaw', sql, queryId, opts);
       try {
-        const { response, release } = await this.send(sql, opts, opts.format, queryId, call);
+        // 'wait': the server finishes the query before the first byte, so an exception is an HTTP error.
+        const { response, release } = await this.send(sql, mode === 'wait' ? { ...opts, settings: { ...opts.settings, wait_end_of_query: 1 } } : opts, opts.format, queryId, call);
         return { response, release, done: call === undefined ? undefined : (e) => call.end(e, undefined, response.summary) };
       } catch (e) {
         call?.end(e, undefined);
         throw e;
       }
     }, queryId);
+    s.exceptionsApart = mode === 'wait';
+    return s;
   }
 
   async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    if (opts.idempotent !== undefined && typeof opts.idempotent !== 'boolean') throw new ChwireConfigError(`option idempotent must be a boolean, got ${typeof opts.idempotent}`);
     const queryId = opts.queryId ?? newQueryId();
     const call = await this.begin('execute', sql, queryId, opts);
     try {
@@ -391,6 +403,10 @@ class ChwireClient implements Client, ClientCore {
       throw e;
     }
     call?.end(undefined, undefined);
+  }
+
+  hosts(): HostStatus[] {
+    return this.transport.hosts?.() ?? [];
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,8 @@
 import { ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { TlsOptions } from '../transport/tls-options.js';
+import { LOAD_BALANCING, type LoadBalancing } from '../transport/hosts.js';
+import { resolveRetry, type RetryOptions, type RetryPolicy } from '../transport/retry.js';
 import type { Transport, TransportEvents } from '../transport/types.js';
 import { resolveCodec, type Codec } from '../transport/codec-names.js';
 import type { ProxyConfig } from '../transport/proxy-url.js';
@@ -21,8 +23,8 @@ export type Settings = Readonly<Record<string, SettingValue>>;
 export interface ClientOptions extends DecodeOptions {
   /**
    * `http://host:8123`, `https://…`, `chdb://` (embedded, in memory) or `chdb:///abs/path`
-   * (embedded, on disk). Several HTTP URLs (array or comma-separated): failover, in order.
-   * Default `http://localhost:8123`.
+   * (embedded, on disk). Several HTTP URLs (array or comma-separated): replicas, spread by
+   * `loadBalancing`, with failover. Default `http://localhost:8123`.
    */
   url?: string | readonly string[];
   /** Default `default` (or the URL's user). */
@@ -66,6 +68,19 @@ export interface ClientOptions extends DecodeOptions {
   tls?: TlsOptions;
   /** Rows per Native block for insert(). Default 65536. */
   insertBlockSize?: number;
+  /**
+   * How requests are spread over several URLs: `'in-order'` (default: the first host that is up,
+   * the others on failover), `'round-robin'` or `'random'`.
+   */
+  loadBalancing?: LoadBalancing;
+  /** Milliseconds a host that refused or could not be reached is skipped while another is up. Default 10000. */
+  hostCooldown?: number;
+  /**
+   * Sending a failed call again: attempts in all (default 3), exponential backoff with full jitter
+   * from `baseDelay` (default 100 ms) capped at `maxDelay` (default 5000 ms), never past
+   * requestTimeout in total. `false`: one attempt. See docs/client.md for what is retried.
+   */
+  retry?: RetryOptions | false;
   /** Where log lines go: `console`, a pino logger, or any object with debug/info/warn/error. Default none. */
   logger?: Logger;
   /** Least level written to `logger`. Default `'warn'`. */
@@ -78,7 +93,7 @@ export interface ClientOptions extends DecodeOptions {
   slowConsumerMs?: number;
 }
 
-const KNOWN = new Set(['url', 'username', 'password', 'accessToken', 'role', 'httpHeaders', 'proxy', 'agent', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize',
+const KNOWN = new Set(['url', 'username', 'password', 'accessToken', 'role', 'httpHeaders', 'proxy', 'agent', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize', 'loadBalancing', 'hostCooldown', 'retry',
   'logger', 'logLevel', 'tracing', 'progressInterval', 'slowConsumerMs',
   'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
 
@@ -114,6 +129,10 @@ export interface HttpTarget {
   readonly events?: TransportEvents | undefined;
   /** The options the caller actually gave (a transport that cannot honour one names it). */
   readonly given: ReadonlySet<string>;
+  readonly loadBalancing: LoadBalancing;
+  /** Milliseconds a refusing or unreachable host is skipped. */
+  readonly hostCooldown: number;
+  readonly retry: RetryPolicy;
 }
 
 /** Builds the transport for a target; throws ChwireConfigError for a target it cannot serve. */
@@ -136,6 +155,12 @@ function nonNegative(name: string, v: number | undefined, dflt: number): number 
   return v;
 }
 
+function positiveInteger(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ChwireConfigError(`option ${name} must be a positive integer, got ${String(v)}`);
+  return v;
+}
+
 export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory): ResolvedConfig {
   for (const k of Object.keys(o)) {
     if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}`);
@@ -147,6 +172,12 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
   const insertBlockSize = nonNegative('insertBlockSize', o.insertBlockSize, 65_536);
   const settings = o.settings ?? {};
   const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
+  // Replica and retry options: validated for every URL, used by HTTP only.
+  if (o.loadBalancing !== undefined && !LOAD_BALANCING.includes(o.loadBalancing)) {
+    throw new ChwireConfigError(`option loadBalancing must be one of ${LOAD_BALANCING.map((p) => `'${p}'`).join(', ')}, got ${JSON.stringify(o.loadBalancing)}`);
+  }
+  const hostCooldown = nonNegative('hostCooldown', o.hostCooldown, 10_000);
+  const retry = resolveRetry(o.retry);
   const surface = resolveSurface(o);
   const observer = resolveObserver(o, o.database);
 
@@ -184,11 +215,14 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     password: password ?? '',
     database: o.database,
     requestTimeout,
-    maxOpenConnections: Math.max(1, nonNegative('maxOpenConnections', o.maxOpenConnections, 10)),
+    maxOpenConnections: positiveInteger('maxOpenConnections', o.maxOpenConnections, 10),
     keepAlive: o.keepAlive ?? true,
     idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
     ...compression,
     tls: o.tls,
+    loadBalancing: o.loadBalancing ?? 'in-order',
+    hostCooldown,
+    retry,
     ...httpOnly,
     given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
     events: observer.transportEvents(),

@@ -22,6 +22,18 @@ export interface RawOptions extends CallSurfaceOptions {
   queryId?: string;
   sessionId?: string;
   signal?: AbortSignal;
+  /**
+   * How an exception that a server older than 25.11 appends as text after the data is told from
+   * the data (newer servers frame it apart, and this option changes nothing there):
+   * `'detect'` (default) streams at once and holds back only a tail that may start such text: a
+   * body that ends with a line in the exact form of one (`Code: N, e.displayText() = DB::Exception:
+   * …`) is raised as ChwireServerError, even when a row of yours reads like that (the error then
+   * says so). `'wait'` asks the server to finish the query before sending (`wait_end_of_query=1`):
+   * an exception then comes as an HTTP error before any byte, nothing is held back, and every
+   * byte is data, at the cost of the server buffering the whole result (memory, then temporary
+   * files) and of no byte arriving before the query has ended.
+   */
+  appendedExceptions?: 'detect' | 'wait';
   /** Live progress of this call; see docs/client.md "Progress". */
   onProgress?: ProgressListener;
   /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
@@ -37,7 +49,13 @@ export interface RawStream extends AsyncIterable<Uint8Array> {
   cancel(): void;
 }
 
+const AMBIGUOUS_HINT = ' (streamRaw: the body ended with text in the form of an exception that servers before 25.11 append after the data;'
+  + ' if that line is a row of your data, pass appendedExceptions: \'wait\' to have errors sent before the body instead)';
+
 export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStream {
+  /** The server sends exceptions before the body (appendedExceptions: 'wait'): nothing to hold back. */
+  exceptionsApart = false;
+
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
     this.start();
     return this.run();
@@ -49,7 +67,7 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
     let failed: unknown;
     try {
       // No byte of an exception an older server appends after the data is handed over (tail-hold.ts).
-      for await (const out of heldBody(q.response, this.queryId)) {
+      for await (const out of heldBody(q.response, this.queryId, this.exceptionsApart, AMBIGUOUS_HINT)) {
         yield out;
         if (this.cancelled) return;
       }

@@ -125,15 +125,19 @@ export class TailHold {
 
 /**
  * The body of `response`, with what may be an appended exception released only once the body has
- * ended without one (then a ChwireServerError is thrown instead). Framed responses pass straight
- * through.
+ * ended without one (then a ChwireServerError is thrown instead, its message followed by `hint`).
+ * Framed responses, and responses whose exceptions come before the body (`exceptionsApart`:
+ * wait_end_of_query), pass straight through.
  */
-export async function* heldBody(response: TransportResponse, queryId: string | undefined): AsyncGenerator<Uint8Array> {
-  const hold = new TailHold(response.exceptionsFramed === true ? 0 : HOLD_BYTES);
+export async function* heldBody(response: TransportResponse, queryId: string | undefined, exceptionsApart = false, hint = ''): AsyncGenerator<Uint8Array> {
+  const hold = new TailHold(response.exceptionsFramed === true || exceptionsApart ? 0 : HOLD_BYTES);
   try {
     for await (const chunk of response.body) yield* hold.push(chunk);
-    const appended = trailingServerError(response.tailText(), queryId);
-    if (appended !== undefined) throw appended;
+    const appended = exceptionsApart ? undefined : trailingServerError(response.tailText(), queryId);
+    if (appended !== undefined) {
+      appended.message += hint;
+      throw appended;
+    }
     yield* hold.drain();
   } finally {
     hold.drain();

@@ -209,7 +209,8 @@ export class ChdbTransport implements Transport {
     const dir = await mkdtemp(join(tmpdir(), 'chwire-insert-'));
     const removeDir = (): void => { void rm(dir, { recursive: true, force: true }).catch(() => undefined); };
     const file = join(dir, 'data.bin');
-    const source = req.body![Symbol.asyncIterator]();
+    const body = typeof req.body === 'function' ? req.body() : req.body!;
+    const source = body[Symbol.asyncIterator]();
     try {
       const fh = await open(file, 'w');
       try {

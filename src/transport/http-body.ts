@@ -8,6 +8,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
 import { ExceptionFramingScanner, TailKeeper } from './exception-framing.js';
 import { serverErrorFromText } from './server-error.js';
+import type { OpenResponse } from './held-responses.js';
 
 export interface BodyContext {
   req: ClientRequest;
@@ -20,6 +21,10 @@ export interface BodyContext {
   where: string;
   /** Called once when the body is given up on by abort or timeout (the server may still be running the query). */
   onGiveUp?: () => void;
+  /** The host's record of this unfinished response: when its consumer last pulled, whether it is pulling. */
+  open?: OpenResponse;
+  /** Called once when the body ends in any way (read to the end, cancelled, broken, closed). */
+  onEnd?: () => void;
 }
 
 export interface HttpBody {
@@ -42,6 +47,14 @@ export function responseBody(ctx: BodyContext): HttpBody {
   const tail = new TailKeeper();
   let finished = false;
   let cancelled = false;
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    ctx.onEnd?.();
+  };
+  if (ctx.onEnd !== undefined) res.once('close', end);
+  const open = ctx.open;
 
   const cancel = (): void => {
     if (finished || cancelled) return;
@@ -50,6 +63,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
     req.destroy();
     res.destroy();
     if (source !== res) source.destroy();
+    end();
   };
 
   let gaveUp = false;
@@ -87,6 +101,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
         let r: IteratorResult<Uint8Array>;
         waiting = true;
         timer?.refresh();
+        if (open !== undefined) open.pulling = true;
         let failure: unknown;
         try {
           r = await it.next();
@@ -95,6 +110,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
           r = { done: true, value: undefined };
         } finally {
           waiting = false;
+          if (open !== undefined) { open.pulling = false; open.lastPull = Date.now(); }
         }
         if (failure !== undefined) {
           // Node's iterator drops what is still buffered once the stream is destroyed (a server
@@ -127,6 +143,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
       if (timer !== undefined) clearTimeout(timer);
       ctx.signal?.removeEventListener('abort', onAbort);
       if (!finished) cancel();
+      end();
     }
   }
 

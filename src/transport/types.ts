@@ -3,6 +3,8 @@
 // of byte chunks. Invariant: transports move bytes and report errors; they never decode rows, so
 // HTTP and the embedded engine feed the very same decoders.
 
+import type { HostStatus } from './hosts.js';
+
 export interface TransportRequest {
   /** The statement. For requests with a `body`, the statement travels apart from the data. */
   sql: string;
@@ -15,9 +17,17 @@ export interface TransportRequest {
   queryId?: string | undefined;
   sessionId?: string | undefined;
   signal?: AbortSignal | undefined;
-  /** Data for INSERT, streamed as the request body (chunked). */
-  body?: AsyncIterable<Uint8Array> | undefined;
-  /** Safe to send twice (reads): the only requests retried after a stale keep-alive socket. */
+  /**
+   * Data for INSERT, streamed as the request body (chunked). A function means the body can be
+   * produced again: the transport calls it once per attempt. A plain iterable can be sent once
+   * only, so such a request is sent again only when no byte of it was taken.
+   */
+  body?: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>) | undefined;
+  /**
+   * Safe to send again (reads, ping, the version probe, execute with `idempotent`, an insert with
+   * a deduplication token and a function body): retried under the client's retry policy.
+   * Otherwise a request is sent again only when its connection was refused (nothing was sent).
+   */
   idempotent?: boolean | undefined;
   /** Roles for this request, one `role` URL parameter each (already checked against the server's version). */
   role?: readonly string[] | undefined;
@@ -112,6 +122,8 @@ export interface Transport {
   request(req: TransportRequest): Promise<TransportResponse>;
   /** Liveness check; throws ChwireConnectionError (or a server error) when the server is not usable. */
   ping(signal?: AbortSignal): Promise<void>;
+  /** Each host's state (HTTP: one per URL; the embedded engine has none). */
+  hosts?(): HostStatus[];
   close(): Promise<void>;
 }
 

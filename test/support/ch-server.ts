@@ -85,3 +85,65 @@ async function gcFromFlag(): Promise<() => void> {
   cachedGc = vm.runInNewContext('gc') as () => void;
   return cachedGc;
 }
+
+export const REAL_URL2 = process.env['CHWIRE_TEST_HTTP_URL2'];
+
+/** `skip` for tests over two real servers (.ci/run starts a second one for CHWIRE_TEST_HTTP_URL2). */
+export const SKIP_REAL2: string | false = SKIP_REAL !== false ? SKIP_REAL
+  : REAL_URL2 === undefined || REAL_URL2 === '' ? 'CHWIRE_TEST_HTTP_URL2 is not set: .ci/run starts a second server for it' : false;
+
+export interface RecordingProxy {
+  readonly url: string;
+  /** `METHOD path` of every HTTP request that went through, in order. */
+  readonly requests: string[];
+  /** The query_id of each request that had one, in order. */
+  readonly queryIds: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP proxy that records each HTTP request line passing through and, when `idleResetMs` is set,
+ * resets (TCP RST) any connection silent for that long in both directions: the middlebox that cuts
+ * a long-running query's connection while the server still runs the query.
+ */
+export async function recordingProxy(target: string, idleResetMs?: number): Promise<RecordingProxy> {
+  const t = new URL(target);
+  const open = new Set<net.Socket>();
+  const requests: string[] = [];
+  const queryIds: string[] = [];
+  const server = net.createServer((client) => {
+    open.add(client);
+    const upstream = net.connect(Number(t.port), t.hostname);
+    let text = '';
+    let idle: NodeJS.Timeout | undefined;
+    const touch = (): void => {
+      if (idleResetMs === undefined) return;
+      if (idle !== undefined) clearTimeout(idle);
+      idle = setTimeout(() => { upstream.destroy(); client.resetAndDestroy(); }, idleResetMs);
+    };
+    touch();
+    client.on('data', (d) => {
+      touch();
+      text = (text + d.toString('latin1')).slice(-65536);
+      for (let m = /(GET|POST) (\S+) HTTP\/1\.1\r\n/.exec(text); m !== null; m = /(GET|POST) (\S+) HTTP\/1\.1\r\n/.exec(text)) {
+        requests.push(`${m[1]} ${m[2]}`);
+        const id = new URL(m[2]!, 'http://x').searchParams.get('query_id');
+        if (id !== null) queryIds.push(id);
+        text = text.slice(m.index + m[0].length);
+      }
+      upstream.write(d);
+    });
+    upstream.on('data', (d) => { touch(); client.write(d); });
+    const end = (): void => { if (idle !== undefined) clearTimeout(idle); open.delete(client); client.destroy(); upstream.destroy(); };
+    client.on('close', end);
+    upstream.on('close', end);
+    client.on('error', () => undefined);
+    upstream.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests, queryIds,
+    close: () => new Promise<void>((r) => { for (const c of open) c.destroy(); server.close(() => r()); }),
+  };
+}

@@ -21,7 +21,13 @@ export type Fault =
   | { kind: 'exception-tagged'; at: number; message: string } // 25.11+ framing, then abort
   | { kind: 'exception-appended'; at: number; message: string } // 18.16: text appended, clean end
   | { kind: 'stall'; at: number }                // send `at` bytes then nothing, never end
-  | { kind: 'repeat'; times: number };           // the engine's rows repeated `times` times, written with backpressure
+  | { kind: 'repeat'; times: number }            // the engine's rows repeated `times` times, written with backpressure
+  // An HTTP error status before any body (a proxy's 502/503/504, 429 with Retry-After), or with
+  // `code` a ClickHouse exception (e.g. 202 TOO_MANY_SIMULTANEOUS_QUERIES) as the server sends it.
+  | { kind: 'status'; status: number; retryAfter?: string; code?: number }
+  // The connection cut `afterMs` after the request arrived (a proxy giving up on a silent query)
+  // while the query "runs on" here for `runsMs` more: its id stays in use (see sameIdWhileRunning).
+  | { kind: 'detach'; afterMs: number; runsMs: number };
 
 export interface RecordedRequest {
   method: string;
@@ -60,9 +66,16 @@ export interface TestServer {
   readonly connections: number;
   /** The fault for requests whose SQL contains `marker` (checked in order). */
   fault(marker: string, f: Fault): void;
+  /**
+   * Faults for the next requests whose SQL contains `marker`, one per request in order (`'ok'`:
+   * none); once used up, those requests are answered normally. Checked before `fault`.
+   */
+  script(marker: string, steps: readonly (Fault | 'ok')[]): void;
   /** Destroy, without answering, the next request that arrives on an already used connection. */
   dropNextReusedRequest(): void;
   readonly dropped: number;
+  /** Requests that arrived with the query id of a request still being answered (a real server refuses them: 216). */
+  readonly sameIdWhileRunning: number;
   /** Body bytes written for the latest `repeat` response (for backpressure assertions). */
   readonly repeatBytesWritten: number;
   close(): Promise<void>;
@@ -88,9 +101,13 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const old = /^1[0-9]\./.test(version);
   const requests: RecordedRequest[] = [];
   const faults: [string, Fault][] = [];
+  const scripts: [string, (Fault | 'ok')[]][] = [];
   let connections = 0;
   let dropReused = false;
   let dropped = 0;
+  let sameIdWhileRunning = 0;
+  const running = new Set<string>();
+  const lingering = new Set<string>(); // ids of detached queries that run on
   let repeatBytesWritten = 0;
   const perSocket = new WeakMap<Socket, number>();
   const sockets = new Set<Socket>();
@@ -131,6 +148,12 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const received = typeof decoded === 'string' ? raw : decoded;
     const sql = params.get('query') ?? received.toString('utf8');
     requests.push({ method: req.method ?? '', url: req.url ?? '', params, headers: req.headers, sql, onConnection: n, body: received, rawLength: raw.length });
+    const id = params.get('query_id');
+    if (id !== null) {
+      if (running.has(id)) sameIdWhileRunning++;
+      running.add(id);
+      res.once('close', () => { if (!lingering.has(id)) running.delete(id); });
+    }
     res.setHeader('Keep-Alive', `timeout=${opts.keepAliveTimeout ?? 10}`);
     if (u.pathname.endsWith('/ping')) { res.end('Ok.\n'); return; }
 
@@ -163,8 +186,34 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         if (k.startsWith('param_') || k === 'async_insert') { fail(`Code: 115. DB::Exception: Unknown setting ${k}. (UNKNOWN_SETTING)`); return; }
       }
     }
+    const scripted = scripts.find(([m, steps]) => sql.includes(m) && steps.length > 0)?.[1].shift();
+    const fault = scripted !== undefined ? (scripted === 'ok' ? undefined : scripted) : faults.find(([m]) => sql.includes(m))?.[1];
+    if (fault?.kind === 'status') {
+      res.statusCode = fault.status;
+      if (fault.retryAfter !== undefined) res.setHeader('Retry-After', fault.retryAfter);
+      if (fault.code !== undefined) {
+        if (!old) res.setHeader('X-ClickHouse-Exception-Code', String(fault.code));
+        const msg = `Code: ${fault.code}. DB::Exception: Scripted failure ${fault.code}. (SCRIPTED) (version ${version})`;
+        res.end(old ? oldStyle(msg) : `${msg}\n`);
+      } else {
+        res.end(`${fault.status} scripted by the test server\n`);
+      }
+      return;
+    }
+    if (fault?.kind === 'reset') { res.socket?.destroy(); return; }
+    if (fault?.kind === 'detach') {
+      const id = params.get('query_id');
+      setTimeout(() => {
+        if (id !== null) {
+          lingering.add(id);
+          setTimeout(() => { lingering.delete(id); running.delete(id); }, fault.runsMs);
+        }
+        res.socket?.destroy();
+      }, fault.afterMs);
+      return;
+    }
     // A server that appends its exception as text predates the tagged framing (25.11): no tag.
-    const appends = faults.find(([m]) => sql.includes(m))?.[1].kind === 'exception-appended';
+    const appends = fault?.kind === 'exception-appended';
     if (!old) {
       if (!appends) res.setHeader('X-ClickHouse-Exception-Tag', TAG);
       res.setHeader('X-ClickHouse-Query-Id', params.get('query_id') ?? 'server-generated-id');
@@ -196,7 +245,6 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       fail(String((e as Error).message));
       return;
     }
-    const fault = faults.find(([m]) => sql.includes(m))?.[1];
     res.setHeader('Content-Type', 'application/octet-stream');
     let out: NodeJS.WritableStream = res;
     const codec = params.get('enable_http_compression') === '1' ? responseCodec(String(req.headers['accept-encoding'] ?? ''), old) : undefined;
@@ -214,7 +262,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
 
   async function send(res: http.ServerResponse, out: NodeJS.WritableStream, body: Uint8Array, fault: Fault | undefined): Promise<void> {
     if (fault === undefined) { out.end(body); return; }
-    if (fault.kind === 'reset') { res.socket?.destroy(); return; }
+    if (fault.kind === 'reset' || fault.kind === 'status' || fault.kind === 'detach') { res.socket?.destroy(); return; }
     res.flushHeaders();
     switch (fault.kind) {
       case 'cut-clean':
@@ -270,8 +318,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     requests,
     get connections() { return connections; },
     get dropped() { return dropped; },
+    get sameIdWhileRunning() { return sameIdWhileRunning; },
     get repeatBytesWritten() { return repeatBytesWritten; },
     fault: (marker, f) => { faults.push([marker, f]); },
+    script: (marker, steps) => { scripts.push([marker, [...steps]]); },
     dropNextReusedRequest: () => { dropReused = true; },
     close: () => new Promise<void>((r) => {
       for (const s of sockets) s.destroy();

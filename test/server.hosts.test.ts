@@ -1,0 +1,155 @@
+// Host selection, failover, retries, the pool wait and close() against real Debian 18.16 servers:
+// the one .ci/run starts (CHWIRE_TEST_HTTP_URL), a second one (CHWIRE_TEST_HTTP_URL2) and one this
+// file starts, stops and restarts itself.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { createClient, ChwireConnectionError, ChwireServerError, ChwireTimeoutError } from '../src/index.js';
+import { REAL_URL, REAL_URL2, SKIP_REAL, SKIP_REAL2, recordingProxy, realClient, uniqueName } from './support/ch-server.js';
+import { ownServer, SKIP_OWN } from './support/own-server.js';
+
+const skip = SKIP_REAL;
+
+async function deadUrl(): Promise<string> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return `http://127.0.0.1:${port}`;
+}
+
+test('failover at start: with the first host down, fetchValue, ping, serverVersion and insert reach the second (array and comma forms)', { skip }, async () => {
+  const dead = await deadUrl();
+  const table = uniqueName('failover');
+  const admin = realClient();
+  await admin.execute(`CREATE TABLE ${table} (n UInt32) ENGINE = Memory`);
+  try {
+    for (const url of [[dead, REAL_URL!], `${dead},${REAL_URL!}`]) {
+      const c = createClient({ url, requestTimeout: 10_000 });
+      try {
+        assert.equal(await c.fetchValue('SELECT 1'), 1);
+        await c.ping();
+        assert.match(await c.serverVersion(), /^18\.16/);
+        await c.insert(table, [{ n: 1 }]);
+      } finally {
+        await c.close();
+      }
+    }
+    assert.equal(Number(await admin.fetchValue(`SELECT count() FROM ${table}`)), 2);
+  } finally {
+    await admin.execute(`DROP TABLE ${table}`);
+    await admin.close();
+  }
+});
+
+test('a read cut by a proxy while the server still runs it is never sent again under the same query id', { skip }, async () => {
+  // The proxy resets connections silent for 700 ms: SELECT sleep(2) sends nothing for 2 s.
+  const proxy = await recordingProxy(REAL_URL!, 700);
+  const c = createClient({ url: proxy.url, requestTimeout: 30_000 });
+  try {
+    assert.equal(await c.fetchValue('SELECT 1'), 1); // the next request reuses this socket
+    const queryId = uniqueName('cut');
+    const t0 = Date.now();
+    const err = await c.fetch('SELECT sleep(2)', { queryId }).then(() => undefined, (e: unknown) => e);
+    assert.ok(!(err instanceof ChwireServerError), `no "already running" (216) from a resend: ${String(err)}`);
+    assert.ok(err instanceof ChwireConnectionError, String(err));
+    const ids = proxy.queryIds.filter((id) => id.startsWith(queryId));
+    assert.equal(new Set(ids).size, ids.length, `query ids sent: ${ids.join(', ')}`);
+    assert.ok(ids.length >= 2, 'a read cut before any response byte is retried (under another id)');
+    assert.ok(Date.now() - t0 >= 1400);
+  } finally {
+    await c.close();
+    await proxy.close();
+  }
+});
+
+test('close() while a fetch is in flight sends no new request, and a closed client sends nothing', { skip }, async () => {
+  const proxy = await recordingProxy(REAL_URL!);
+  const c = createClient({ url: proxy.url, requestTimeout: 30_000 });
+  try {
+    assert.equal(await c.fetchValue('SELECT 1'), 1);
+    const inFlight = c.fetch('SELECT sleep(1)');
+    await new Promise((r) => setTimeout(r, 300));
+    const before = proxy.requests.length;
+    await c.close();
+    await assert.rejects(inFlight, ChwireConnectionError);
+    await assert.rejects(c.fetchValue('SELECT 2'));
+    await assert.rejects(c.ping());
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.deepEqual(proxy.requests.slice(before), [], 'nothing sent after close()');
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('requestTimeout bounds the wait for a pooled socket: maxOpenConnections 1 and a stream holding it', { skip }, async () => {
+  const c = realClient({ maxOpenConnections: 1, requestTimeout: 2000 });
+  try {
+    const s = c.stream('SELECT number FROM system.numbers LIMIT 100000000', { queryId: uniqueName('held') });
+    await s[Symbol.asyncIterator]().next(); // iterated once, then left
+    const t0 = Date.now();
+    await assert.rejects(c.fetchValue('SELECT 1'), (e: unknown) => e instanceof ChwireTimeoutError
+      && /pool is exhausted, 1 of 1 connections in use \(maxOpenConnections\)/.test(e.message) && e.message.includes(s.queryId!));
+    const waited = Date.now() - t0;
+    assert.ok(waited >= 1900 && waited < 10_000, `${waited} ms`);
+    s.cancel();
+    assert.equal(await c.fetchValue('SELECT 1'), 1);
+  } finally {
+    await c.close();
+  }
+});
+
+test('three forgotten streams holding every socket: the error names each with its idle time', { skip }, async () => {
+  const c = realClient({ maxOpenConnections: 3, requestTimeout: 1500 });
+  try {
+    const streams = [0, 1, 2].map((i) => c.stream(`SELECT number FROM system.numbers LIMIT 100000000 /* ${i} */`, { queryId: uniqueName(`forgotten${i}`) }));
+    for (const s of streams) await s[Symbol.asyncIterator]().next();
+    await assert.rejects(c.fetchValue('SELECT 42'), (e: unknown) => e instanceof ChwireTimeoutError
+      && streams.every((s) => new RegExp(`${s.queryId} idle for \\d+\\.\\d s`).test(e.message)) && /held by 3 unfinished responses/.test(e.message));
+  } finally {
+    await c.close();
+  }
+});
+
+test('round-robin over two real servers spreads the calls; hosts() counts them', { skip: SKIP_REAL2 }, async () => {
+  const c = createClient({ url: [REAL_URL!, REAL_URL2!], loadBalancing: 'round-robin', requestTimeout: 10_000 });
+  try {
+    for (let i = 0; i < 10; i++) assert.equal(await c.fetchValue(`SELECT ${i}`), i);
+    const [h1, h2] = c.hosts();
+    assert.ok(h1!.requests >= 5 && h2!.requests >= 5, JSON.stringify(c.hosts()));
+    assert.ok(h1!.up && h2!.up);
+  } finally {
+    await c.close();
+  }
+});
+
+test('failover and retries over two real servers, one stopped and restarted mid-run', { skip: SKIP_REAL || SKIP_OWN, timeout: 120_000 }, async () => {
+  const own = await ownServer();
+  await own.start();
+  const c = createClient({ url: [own.url, REAL_URL!], hostCooldown: 500, requestTimeout: 30_000 });
+  const solo = createClient({ url: own.url, requestTimeout: 60_000, retry: { attempts: 60, baseDelay: 200, maxDelay: 1000 } });
+  try {
+    assert.equal(await c.fetchValue('SELECT 1'), 1);
+    assert.equal(c.hosts()[0]!.requests, 2, 'in-order: the first host (probe and query)');
+    await own.stop();
+    // Failover: the stopped host refuses, the other answers; the stopped one is marked down.
+    for (let i = 0; i < 5; i++) assert.equal(await c.fetchValue(`SELECT ${i}`), i);
+    assert.equal(c.hosts()[0]!.up, false);
+    assert.match(c.hosts()[0]!.lastError ?? '', /ECONNREFUSED/);
+    // Retries across the restart: a call made while the only host is down succeeds once it is back.
+    const pending = solo.fetchValue('SELECT 7');
+    await new Promise((r) => setTimeout(r, 500));
+    await own.start();
+    assert.equal(await pending, 7);
+    // After the cooldown, traffic returns to the first host.
+    await new Promise((r) => setTimeout(r, 600));
+    const before = c.hosts()[0]!.requests;
+    assert.equal(await c.fetchValue('SELECT 8'), 8);
+    assert.equal(c.hosts()[0]!.requests, before + 1);
+    assert.equal(c.hosts()[0]!.up, true);
+  } finally {
+    await c.close();
+    await solo.close();
+    await own.dispose();
+  }
+});
