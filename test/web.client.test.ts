@@ -90,8 +90,9 @@ test('server errors, both exception framings, a body cut short: each is its Chwi
     try { for await (const r of c.stream<{ n: bigint }>(tagged)) { assert.equal(r.n, BigInt(n)); n++; } } catch (x) { return x; }
     return undefined;
   })();
-  assert.ok(e1 instanceof ChwireServerError, String(e1));
-  assert.equal(e1.serverName, 'MEMORY_LIMIT_EXCEEDED');
+  // fetch discards a body's queued bytes when the transfer is cut (ReadableStream error), so the
+  // block may be lost with the connection: then a ChwireConnectionError, never a garbage row.
+  assert.ok(e1 instanceof ChwireServerError ? e1.serverName === 'MEMORY_LIMIT_EXCEEDED' : e1 instanceof ChwireConnectionError, String(e1));
   assert.equal(n, 10000);
 
   const appended = 'SELECT number AS n FROM numbers(20000) /* web-appended */';
@@ -233,8 +234,7 @@ test('headers hidden by CORS: a tagged exception is still an error with no garba
     try { for await (const r of c.stream<{ n: bigint }>(tagged)) { assert.equal(r.n, BigInt(n)); n++; } } catch (x) { return x; }
     return undefined;
   })();
-  assert.ok(e instanceof ChwireServerError, String(e));
-  assert.equal(e.serverName, 'MEMORY_LIMIT_EXCEEDED');
+  assert.ok(e instanceof ChwireServerError ? e.serverName === 'MEMORY_LIMIT_EXCEEDED' : e instanceof ChwireConnectionError, String(e));
   assert.equal(n, 10000);
   const text = 'a\r\n__exception__\r\nnot one, just text';
   const rows = await c.fetch<{ s: string; n: bigint }>('SELECT {s:String} AS s, number AS n FROM numbers(3)', { params: { s: text } });

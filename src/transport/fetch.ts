@@ -49,7 +49,7 @@ interface Host {
 
 export class FetchTransport implements Transport {
   readonly kind = 'http' as const;
-  private readonly hosts: Host[];
+  private readonly hostList: Host[];
   private current = 0;
   private closed = false;
 
@@ -57,7 +57,7 @@ export class FetchTransport implements Transport {
     if (opts.requestCompression !== undefined && typeof CompressionStream !== 'function') {
       throw new ChwireConfigError('option compression.request needs CompressionStream, which this runtime does not have');
     }
-    this.hosts = opts.urls.map((url) => ({ url, where: url.host, info: undefined }));
+    this.hostList = opts.urls.map((url) => ({ url, where: url.host, info: undefined }));
   }
 
   /** Whether request bodies go out as they are produced (else each is buffered; see insert.ts). */
@@ -66,7 +66,7 @@ export class FetchTransport implements Transport {
   }
 
   server(signal?: AbortSignal): Promise<ServerInfo> {
-    const host = this.hosts[this.current]!;
+    const host = this.hostList[this.current]!;
     if (host.info === undefined) {
       host.info = this.probe(host, signal);
       host.info.catch(() => { host.info = undefined; });
@@ -82,7 +82,7 @@ export class FetchTransport implements Transport {
   }
 
   async ping(signal?: AbortSignal): Promise<void> {
-    const host = this.hosts[this.current]!;
+    const host = this.hostList[this.current]!;
     const { res } = await this.send(host, 'GET', `${host.url.pathname.replace(/\/$/, '')}/ping`, undefined, { signal });
     const text = await res.text().catch(() => '');
     if (res.status !== 200) throw serverErrorFromText(text, res.status, undefined);
@@ -93,16 +93,16 @@ export class FetchTransport implements Transport {
     // Failover: the current host until a request to it fails before any response, then the next
     // one (fetch does not say whether the connection was refused or cut, so only reads are resent).
     let lastError: unknown;
-    for (let attempt = 0; attempt < this.hosts.length; attempt++) {
-      const pinned = req.host !== undefined ? this.hosts.find((h) => h.where === req.host) : undefined;
-      const host = pinned ?? this.hosts[this.current]!;
+    for (let attempt = 0; attempt < this.hostList.length; attempt++) {
+      const pinned = req.host !== undefined ? this.hostList.find((h) => h.where === req.host) : undefined;
+      const host = pinned ?? this.hostList[this.current]!;
       try {
         return await this.requestOn(host, req);
       } catch (e) {
         lastError = e;
         const unreachable = e instanceof ChwireConnectionError && (e as { beforeResponse?: boolean }).beforeResponse === true;
-        if (!unreachable || this.hosts.length === 1) throw e;
-        this.current = (this.current + 1) % this.hosts.length;
+        if (!unreachable || this.hostList.length === 1) throw e;
+        this.current = (this.current + 1) % this.hostList.length;
         if (req.idempotent !== true) throw e;
       }
     }
@@ -121,7 +121,7 @@ export class FetchTransport implements Transport {
     let body: Body;
     if (req.body !== undefined) {
       query['query'] = req.sql;
-      body = await this.bodyOf(req.body);
+      body = await this.bodyOf(typeof req.body === 'function' ? req.body() : req.body);
     } else {
       body = req.sql;
     }
