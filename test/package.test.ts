@@ -119,7 +119,33 @@ function nonRelative(graph: Map<string, GraphFile>, keep: (r: ModuleRef) => bool
 }
 
 // ---------------------------------------------------------------------------------------------
-// (a) chwire/codec is I/O-free
+// (a) chwire/codec and chwire/web load no Node module
+
+test('chwire/web: no module outside the package anywhere in its JS import graph, and no free Node global', () => {
+  const graph = walk(dist(pkg.exports['./web']!.import));
+  // The walk must have reached the shared client core and the fetch transport.
+  for (const f of ['dist/src/client/client.js', 'dist/src/client/insert.js', 'dist/src/transport/fetch.js', 'dist/src/rowbinary/decode.js', 'dist/src/native/index.js']) {
+    assert.ok(graph.has(dist(f)), `the walk from ${pkg.exports['./web']!.import} did not reach ${f}`);
+  }
+  // The one package allowed: the optional peer @opentelemetry/api (platform-neutral), loaded
+  // only for `tracing: true`.
+  const outside = nonRelative(graph).filter((r) => !/ → @opentelemetry\/api \(dynamic\)$/.test(r));
+  assert.deepEqual(outside, [], 'chwire/web must import nothing from node: or any package');
+  const uses: string[] = [];
+  for (const [file, g] of graph) for (const u of g.nodeGlobals) uses.push(`${rel(file)}: ${u}`);
+  assert.deepEqual(uses.sort(), []);
+});
+
+test('chwire/web: its type declarations need neither node: modules nor @types/node', () => {
+  const graph = walk(dist(pkg.exports['./web']!.types));
+  assert.ok(graph.has(dist('dist/src/client/client.d.ts')), 'the .d.ts walk did not reach client/client.d.ts');
+  assert.deepEqual(nonRelative(graph), []);
+  const refs = [...graph].flatMap(([file, g]) => g.typeReferences.map((t) => `${rel(file)} → /// <reference types="${t}" />`));
+  assert.deepEqual(refs, []);
+});
+
+// ---------------------------------------------------------------------------------------------
+// (a') chwire/codec is I/O-free
 
 test('chwire/codec: no module outside the package anywhere in its JS import graph', () => {
   const graph = walk(dist(pkg.exports['./codec']!.import));
@@ -169,8 +195,12 @@ const ERROR_CLASSES = [
 ] as const;
 
 /** Runtime names each entry must export, and what kind of value each is. */
-const EXPECTED: Record<'chwire' | 'chwire/codec', Record<string, 'function' | 'class' | 'object'>> = {
+const EXPECTED: Record<'chwire' | 'chwire/codec' | 'chwire/web', Record<string, 'function' | 'class' | 'object'>> = {
   chwire: {
+    createClient: 'function', tuple: 'function', QueryTuple: 'class', isChwireError: 'function', ERROR_CODES: 'object',
+    ...Object.fromEntries(ERROR_CLASSES.map((c) => [c, 'class'])),
+  },
+  'chwire/web': {
     createClient: 'function', tuple: 'function', QueryTuple: 'class', isChwireError: 'function', ERROR_CODES: 'object',
     ...Object.fromEntries(ERROR_CLASSES.map((c) => [c, 'class'])),
   },
@@ -189,7 +219,7 @@ function kindOf(v: unknown): string {
   return v === null ? 'null' : typeof v;
 }
 
-for (const entry of ['chwire', 'chwire/codec'] as const) {
+for (const entry of ['chwire', 'chwire/codec', 'chwire/web'] as const) {
   test(`import('${entry}') resolves through the exports map and exposes the documented names`, async () => {
     const mod = (await import(entry)) as Record<string, unknown>;
     const missing = Object.keys(EXPECTED[entry]).filter((n) => !(n in mod));
@@ -199,13 +229,15 @@ for (const entry of ['chwire', 'chwire/codec'] as const) {
   });
 }
 
-test('both entries share one copy of the error classes, all derived from ChwireError', async () => {
+test('the entries share one copy of the error classes, all derived from ChwireError', async () => {
   const main = (await import('chwire')) as Record<string, unknown>;
   const codec = (await import('chwire/codec')) as Record<string, unknown>;
+  const web = (await import('chwire/web')) as Record<string, unknown>;
   const Base = main.ChwireError as abstract new (...a: never[]) => Error;
   for (const c of ERROR_CLASSES) {
     // Two copies of a class would make `instanceof` fail between a decoder and a client error.
     assert.equal(main[c], codec[c], `${c} differs between chwire and chwire/codec`);
+    assert.equal(main[c], web[c], `${c} differs between chwire and chwire/web`);
     assert.ok(c === 'ChwireError' || (main[c] as { prototype: unknown }).prototype instanceof Base, `${c} does not extend ChwireError`);
   }
 });
@@ -219,9 +251,9 @@ test('chwire/codec works through its package path: parse and print a type name',
   assert.throws(() => codec.parseType('Array(UInt8'), (e: unknown) => e instanceof codec.ChwireTypeError);
 });
 
-test('every exports target, main and types exist on disk; nothing but the two entries is exported', async () => {
+test('every exports target, main and types exist on disk; nothing but the three entries is exported', async () => {
   assert.equal(pkg.name, 'chwire');
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './codec']);
+  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './codec', './web']);
   for (const [sub, t] of Object.entries(pkg.exports)) {
     // `types` must come first: TypeScript takes the first matching condition.
     assert.equal(Object.keys(t)[0], 'types', `exports["${sub}"]: "types" must be the first condition`);

@@ -19,6 +19,7 @@ import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutE
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
 import { NATIVE_TYPES_CONVERSION } from './capabilities.js';
 import type { ClientCore } from './client.js';
+import type { QuerySummary } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
 import { checkInsertOptions, insertSettings } from './insert-options.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
@@ -279,6 +280,13 @@ async function encodeAndSend(
     body = stream(blocks, head.value);
   }
   const list = cols.map((c) => quoteIdentifier(c.name)).join(', ');
+  if (core.transport.streamsRequestBodies === false) {
+    try {
+      return await sendBlockByBlock(core, `INSERT INTO ${target} (${list}) FORMAT Native`, head.value, blocks, opts, auto);
+    } finally {
+      stop.dispose();
+    }
+  }
   // The server's own squashing (min_insert_block_size_rows/bytes) is left on: it gathers the blocks
   // into parts of up to ~1M rows, as for any other client. Forcing one part per block (both at 0)
   // cost the server 1.5× the CPU at 65 536-row blocks and 5–8× at 16 384 (one MergeTree part per
@@ -330,4 +338,33 @@ async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Arra
   } finally {
     release();
   }
+}
+
+/**
+ * A transport that cannot stream a body (fetch in a browser) gets one INSERT per block, each
+ * buffered (at most one block in memory). The same outcome as one streamed body: a block that
+ * fails to encode stops the insert with the blocks before it committed. The summary adds up the
+ * requests' counters.
+ */
+async function sendBlockByBlock(
+  core: ClientCore, sql: string, first: Uint8Array[], rest: AsyncIterable<Uint8Array[]>,
+  opts: InsertOptions, auto: Record<string, string>,
+): Promise<InsertResult> {
+  let result = await send(core, sql, (async function* () { yield* first; })(), opts, auto, false);
+  let summary = result.summary;
+  for await (const block of rest) {
+    result = await send(core, sql, (async function* () { yield* block; })(), opts, auto, false);
+    summary = addSummaries(summary, result.summary);
+  }
+  return { queryId: result.queryId, summary };
+}
+
+function addSummaries(a: QuerySummary | undefined, b: QuerySummary | undefined): QuerySummary | undefined {
+  if (a === undefined || b === undefined) return b ?? a;
+  const out: Record<string, string> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const x = out[k];
+    out[k] = x !== undefined && /^\d+$/.test(x) && /^\d+$/.test(v) ? String(BigInt(x) + BigInt(v)) : v;
+  }
+  return out;
 }

@@ -10,7 +10,9 @@
 /** Work between turns of the loop (plus at most `checkEvery` calls' worth). */
 const SLICE_MS = 10;
 
-const defer: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
+// Read through globalThis (a property, not a free Node global: chwire/web's graph has none).
+const si = (globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate;
+const defer: (f: () => void) => void = typeof si === 'function' ? (f) => { si(f); } : (f) => setTimeout(f, 0);
 
 export class LoopTurns {
   private calls = 0;

@@ -2,19 +2,38 @@
 // row builders and encoders all come through here), the hash that names generated code, and the
 // bounded cache of compiled code.
 //
-// Invariant: a function is compiled from generator output only (see emitter.ts and the Native
+// Invariants: a function is compiled from generator output only (see emitter.ts and the Native
 // generators); the cache holds at most `limit` entries and evicts the least recently used (Map
 // insertion order, refreshed on hit), so a client that sees many schemas cannot grow without bound.
+// Where code generation from strings is refused (workerd, a strict CSP, node
+// --disallow-code-generation-from-strings; detected once per process), `compiled()` returns
+// undefined and every caller takes its interpreted path, which gives the same results (callers
+// first look for code compiled ahead of time: precompiled.ts).
 
-/** Compile generated `source` as the body of a function with these parameter names. */
-export function compileFunction<F>(params: readonly string[], source: string): F {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function(...params, source) as F;
+/** Whether `new Function` works here, found once (the first call pays one tiny compile). */
+let evalAllowed: boolean | undefined;
+
+export function codeGenerationAllowed(): boolean {
+  if (evalAllowed === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval
+      evalAllowed = (new Function('return 1') as () => number)() === 1;
+    } catch {
+      // EvalError (V8 flag, workerd, CSP), or any other refusal: generate no code.
+      evalAllowed = false;
+    }
+  }
+  return evalAllowed;
 }
 
-/** Compile a factory body taking (C, H) — constants and helpers — and returning its result. */
-export function compileFactory<T>(source: string): (constants: readonly unknown[], helpers: unknown) => T {
-  return compileFunction(['C', 'H'], source);
+/**
+ * Generated `source` compiled as the body of a function with these parameter names, or undefined
+ * where code generation is refused (then take the interpreted path).
+ */
+export function compiled<F>(params: readonly string[], source: string): F | undefined {
+  if (!codeGenerationAllowed()) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function(...params, source) as F;
 }
 
 /** FNV-1a, 2 × 32 bits, as 16 hex digits: names generated code (sourceURL) without schema text. */

@@ -16,7 +16,8 @@ import { parseType } from '../types/parse.js';
 import { columnWriter, type ColumnWriter } from './column-writers.js';
 import { EncodeFail, intRange, makeSmallInt, makeBigInt, toFloat, toBool, toDateTime, fixedDateTime, makeDays, makeDateTime64 } from './encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
-import { BoundedCache, compileFunction, hashKey } from '../codegen/compile.js';
+import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
+import { interpretedEncodeBlock, type TypedArrayName } from './interpreted-encoder.js';
 
 export interface NativeColumnSpec { readonly name: string; readonly type: string }
 
@@ -38,6 +39,8 @@ interface Inline {
   /** The typed array handed to the sink. */
   out: (k: number) => string;
   slow: (v: unknown) => unknown;
+  /** The typed array `alloc` makes (for the interpreted encoder, which stores `slow(v)` only). */
+  ctor: TypedArrayName;
 }
 
 /** A checked integer hole: the only way numbers enter generated source. */
@@ -46,9 +49,10 @@ function int(n: number): string {
   return String(n);
 }
 
-function smallInt(ctor: string, bits: number, signed: boolean, test: string): Inline {
+function smallInt(ctor: TypedArrayName, bits: number, signed: boolean, test: string): Inline {
   const r = intRange(bits, signed);
   return {
+    ctor,
     alloc: (k) => `const a${k} = new ${ctor}(n);`,
     store: (k) => `if (typeof v === 'number' && ${test}) a${k}[j] = v; else a${k}[j] = S[${k}](v);`,
     out: (k) => `a${k}`,
@@ -58,6 +62,7 @@ function smallInt(ctor: string, bits: number, signed: boolean, test: string): In
 
 function int64(signed: boolean): Inline {
   return {
+    ctor: signed ? 'BigInt64Array' : 'BigUint64Array',
     alloc: (k) => `const a${k} = new ${signed ? 'BigInt64Array' : 'BigUint64Array'}(n), u${k} = new Uint32Array(a${k}.buffer);`,
     // Safe-integer numbers are split into two 32-bit words: no BigInt allocated per value. A value
     // that fits 32 bits (the common id) takes one store: the high word is the sign, and the fresh
@@ -82,6 +87,7 @@ function inlineFor(t: TypeNode): Inline | undefined {
     case 'Float64': case 'Float32': {
       const ctor = t.kind === 'Float64' ? 'Float64Array' : 'Float32Array';
       return {
+        ctor,
         alloc: (k) => `const a${k} = new ${ctor}(n);`,
         store: (k) => `a${k}[j] = typeof v === 'number' ? v : S[${k}](v);`,
         out: (k) => `a${k}`,
@@ -89,12 +95,14 @@ function inlineFor(t: TypeNode): Inline | undefined {
       };
     }
     case 'Bool': return {
+      ctor: 'Uint8Array',
       alloc: (k) => `const a${k} = new Uint8Array(n);`,
       store: (k) => `a${k}[j] = v === true ? 1 : v === false ? 0 : S[${k}](v);`,
       out: (k) => `a${k}`,
       slow: toBool,
     };
     case 'DateTime': return {
+      ctor: 'Uint32Array',
       alloc: (k) => `const a${k} = new Uint32Array(n);`,
       // Date objects and 'YYYY-MM-DD hh:mm:ss' text (what JSON pipelines carry) inline; the rest,
       // and every failure, through the general coercer.
@@ -104,6 +112,7 @@ function inlineFor(t: TypeNode): Inline | undefined {
       slow: toDateTime,
     };
     case 'Date': return {
+      ctor: 'Uint16Array',
       alloc: (k) => `const a${k} = new Uint16Array(n);`,
       store: (k) => `if (v instanceof Date && (t = Math.floor(v.getTime() / 86400000)) >= 0 && t <= 65535) a${k}[j] = t; else a${k}[j] = S[${k}](v);`,
       out: (k) => `a${k}`,
@@ -113,6 +122,7 @@ function inlineFor(t: TypeNode): Inline | undefined {
       if (t.precision > 3) return undefined;
       const div = int(10 ** (3 - t.precision));
       return {
+        ctor: 'BigInt64Array',
         alloc: (k) => `const a${k} = new BigInt64Array(n), u${k} = new Uint32Array(a${k}.buffer);`,
         store: (k) => `if (v instanceof Date && Number.isSafeInteger(t = ${div === '1' ? 'v.getTime()' : `Math.floor(v.getTime() / ${div})`})) { u${k}[2 * j] = t >>> 0; u${k}[2 * j + 1] = Math.floor(t / 4294967296) >>> 0; } else a${k}[j] = S[${k}](v);`,
         out: (k) => `a${k}`,
@@ -128,7 +138,7 @@ function inheritedName(name: string): boolean {
   return name === '__proto__' || name in Object.prototype;
 }
 
-function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode[], shape: 'object' | 'array'): { source: string; S: unknown[] } {
+function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode[], shape: 'object' | 'array'): { source: string; S: unknown[]; inl: (Inline | undefined)[] } {
   const L: string[] = [];
   const S: unknown[] = [];
   const inl = types.map(inlineFor);
@@ -181,7 +191,7 @@ function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode
   L.push(`  return s.chunks();`);
   L.push(`};`);
   const body = L.join('\n');
-  return { source: `${body}\n//# sourceURL=chwire/native-encoder/${hashKey(body)}.js\n`, S };
+  return { source: `${body}\n//# sourceURL=chwire/native-encoder/${hashKey(body)}.js\n`, S, inl };
 }
 
 const cache = new BoundedCache<NativeEncoder>(256);
@@ -200,7 +210,12 @@ export function compileNativeEncoder(columns: readonly NativeColumnSpec[], shape
   return enc;
 }
 
-function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): NativeEncoder {
+/** An encoder built without generated code (the interpreted path), for tests and benchmarks. Not cached. */
+export function interpretNativeEncoder(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): NativeEncoder {
+  return build(columns.map((c) => ({ name: c.name, type: c.type })), shape, false);
+}
+
+function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', generated = true): NativeEncoder {
   if (columns.length === 0) throw new ChwireConfigError('a Native block needs at least one column');
   const names = columns.map((c) => c.name);
   const seen = new Set<string>();
@@ -213,10 +228,13 @@ function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'):
   const types = columns.map((c) => parseType(c.type));
   const writers: ColumnWriter[] = types.map((t, k) => columnWriter(t, columns[k]!.type));
   const head = columns.map((c) => concat(stringBytes(c.name), stringBytes(c.type)));
-  const { source, S } = generate(columns, types, shape);
+  const { source, S, inl } = generate(columns, types, shape);
   const helpers = makeHelpers(names);
-  const factory = compileFunction<(...a: unknown[]) => NativeEncoder['encodeBlock']>(['K', 'W', 'S', 'H', 'HEAD'], source);
-  const encodeBlock = factory(names, writers, S, helpers, head);
+  const factory = generated ? compiled<(...a: unknown[]) => NativeEncoder['encodeBlock']>(['K', 'W', 'S', 'H', 'HEAD'], source) : undefined;
+  // Where code generation is refused: the same blocks from a loop over rows and columns.
+  const encodeBlock = factory !== undefined
+    ? factory(names, writers, S, helpers, head)
+    : interpretedEncodeBlock({ names, shape, inherited: names.map(inheritedName), inline: inl.map((x) => (x === undefined ? undefined : { ctor: x.ctor, slow: x.slow })), writers, helpers, head });
   return Object.freeze({ columns: Object.freeze(columns), shape, source, encodeBlock });
 }
 

@@ -27,8 +27,9 @@ import { readBlock, newProgress, SlotCache, type BlockProgress } from './block-r
 import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOptions } from './options.js';
 import { specialReader } from './column-dynamic.js';
 import { lazyColumn, type LazyColumn } from './lazy-columns.js';
-import { BoundedCache, compileFunction, hashKey } from '../codegen/compile.js';
+import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
 import { lookupPrecompiled } from '../codegen/precompiled.js';
+import { interpretedRowBuilder, interpretedSourceFactory } from './interpreted-rows.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
 
@@ -63,7 +64,8 @@ function rowBuilder(names: readonly string[], shape: 'object' | 'array'): RowBui
   let b = builders.get(key);
   if (b !== undefined) return b;
   const source = rowBuilderSource(names, shape);
-  b = (lookupPrecompiled<() => RowBuilder>('native-rows', key, source) ?? compileFunction<() => RowBuilder>([], source))();
+  // Where code generation is refused and nothing was precompiled: the same rows from a loop (interpreted-rows.ts).
+  b = (lookupPrecompiled<() => RowBuilder>('native-rows', key, source) ?? compiled<() => RowBuilder>([], source))?.() ?? interpretedRowBuilder(names, shape);
   builders.set(key, b);
   return b;
 }
@@ -83,7 +85,7 @@ function sourceFactory(names: readonly string[], shape: 'object' | 'array', lazy
   const hoist = names.map((_, k) => `const c${k} = c[${k}]${lazy[k] ? `, g${k} = g[${k}]` : ''};`);
   const body = rowLiteral(names, shape, (k) => (lazy[k] ? `g${k}(c${k}, i)` : `c${k}[i]`));
   const source = `'use strict';\nreturn function make(c, g) {\n  ${hoist.join('\n  ')}\n  return function row(i) { return ${body}; };\n};\n`;
-  f = compileFunction<() => SourceFactory>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)();
+  f = compiled<() => SourceFactory>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)?.() ?? interpretedSourceFactory(names, shape, lazy);
   factories.set(key, f);
   return f;
 }

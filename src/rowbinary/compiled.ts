@@ -4,12 +4,14 @@
 // Invariant: `decode` never returns silently wrong rows: a row cut by the end of the bytes is
 // either left for later (final=false) or reported; any fault inside a row is re-read by the
 // reference decoder, which names the column, row and absolute offset in a ChwireDecodeError.
+// Where code cannot be generated (codegen/compile.ts), the same plan is read by the reference
+// decoder itself: the same rows and errors, more slowly (docs/web.md gives the cost).
 import type { TypeNode } from '../types/ast.js';
 import { printType } from '../types/print.js';
 import { ChwireDecodeError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import { resolvePlan, type RowPlan } from '../plan/resolve.js';
-import { compileFactory, BoundedCache } from '../codegen/compile.js';
+import { compiled, BoundedCache } from '../codegen/compile.js';
 import { lookupPrecompiled } from '../codegen/precompiled.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault } from '../io/fault.js';
@@ -45,7 +47,7 @@ export interface CompileColumn {
   readonly typeText?: string;
 }
 
-const cache = new BoundedCache<{ source: string; factory: () => RawDecode }>(256);
+const cache = new BoundedCache<{ source: string; factory: (() => RawDecode) | undefined }>(256);
 
 /** Entries in the compiled-decoder cache (tests, diagnostics). */
 export function compiledCacheSize(): number { return cache.size; }
@@ -62,13 +64,32 @@ export function compilePlan(plan: RowPlan): CompiledRowDecoder {
   let entry = cache.get(plan.key);
   if (entry === undefined) {
     const gen = generateRowDecoder(plan);
-    // A `chwire gen` module may carry this very decoder already compiled (no `new Function`).
-    const factory = lookupPrecompiled<(c: readonly unknown[], h: unknown) => RawDecode>('rowbinary', plan.key, gen.source) ?? compileFactory<RawDecode>(gen.source);
+    // A `chwire gen` module may carry this very decoder already compiled (no `new Function`); else
+    // it is compiled here where code generation is allowed, else read by the reference decoder.
+    const factory = lookupPrecompiled<(c: readonly unknown[], h: unknown) => RawDecode>('rowbinary', plan.key, gen.source) ?? compiled<(constants: readonly unknown[], helpers: unknown) => RawDecode>(['C', 'H'], gen.source);
     const constants = gen.constants;
-    entry = { source: gen.source, factory: () => factory(constants, H) };
+    entry = { source: gen.source, factory: factory === undefined ? undefined : () => factory(constants, H) };
     cache.set(plan.key, entry);
   }
-  return new RowDecoderInstance(plan, entry.source, entry.factory());
+  return entry.factory === undefined ? new InterpretedRowDecoder(plan, entry.source) : new RowDecoderInstance(plan, entry.source, entry.factory());
+}
+
+/** The decoder of a plan read by the reference decoder (no generated code): same contract, same rows. */
+export function interpretPlan(plan: RowPlan): CompiledRowDecoder {
+  return new InterpretedRowDecoder(plan, '');
+}
+
+class InterpretedRowDecoder implements CompiledRowDecoder {
+  readonly columns: readonly ColumnInfo[];
+  readonly lastNeed = 0;
+
+  constructor(readonly plan: RowPlan, readonly source: string) {
+    this.columns = plan.columns.map((c) => ({ name: c.name, type: c.typeText }));
+  }
+
+  decode(bytes: Uint8Array, start: number, end: number, out: Row[], final: boolean, base = 0, rowBase = 0): number {
+    return decodeReferenceRows(this.plan, plainBytes(bytes), start, end, out, final, base, rowBase);
+  }
 }
 
 class RowDecoderInstance implements CompiledRowDecoder {

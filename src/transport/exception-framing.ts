@@ -73,6 +73,14 @@ export class ExceptionFramingScanner {
     return out;
   }
 
+  /** Everything held since the marker (and after it): data after all, when the body then ends cleanly. */
+  takeBlock(): Uint8Array[] {
+    const out = [...(this.block ?? []), this.held].filter((b) => b.length > 0);
+    this.block = undefined;
+    this.held = EMPTY;
+    return out;
+  }
+
   /** The body ended: the held-back bytes are data (when no block was seen). */
   flush(): Uint8Array[] {
     const h = this.held;

@@ -5,7 +5,7 @@
 // client owns can never be set or overridden by httpHeaders; no secret (password, token, header
 // value) is ever put in a URL or quoted in a message, whatever was wrong with it.
 import { ChwireConfigError } from '../errors.js';
-import type { Codec } from './codecs.js';
+import type { Codec } from './codec-names.js';
 
 /** A token, or a function asked for one before every request (the caller caches and rotates). */
 export type AccessToken = string | (() => string | Promise<string>);

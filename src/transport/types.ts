@@ -117,6 +117,11 @@ export interface ServerInfo {
 
 export interface Transport {
   readonly kind: 'http' | 'chdb';
+  /**
+   * False when a request body cannot be streamed (fetch in a browser): each body is buffered, so
+   * the client sends an insert one block per request. Undefined: bodies stream.
+   */
+  readonly streamsRequestBodies?: boolean;
   /** Version of the server that the next request will go to (probed once per host, cached). */
   server(signal?: AbortSignal): Promise<ServerInfo>;
   request(req: TransportRequest): Promise<TransportResponse>;

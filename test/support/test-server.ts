@@ -11,6 +11,7 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { decodeRequestBody, responseCodec } from './test-server-codecs.js';
 import { engineBytes, engineBytesBound, engineText } from './engine.js';
+import { answerCors, storeNativeInsert } from './test-server-web.js';
 
 export type Fault =
   | { kind: 'cut-clean'; at: number }            // send `at` bytes then end the body properly
@@ -52,6 +53,10 @@ export interface TestServerOptions {
   keepAliveTimeout?: number;
   /** Serve HTTPS with this key and certificate; `ca` + `requestCert` demand a client certificate signed by `ca`. */
   tls?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer; requestCert?: boolean };
+  /** Store Native inserts in the engine instead of only recording them (test-server-web.ts). */
+  storeInserts?: boolean;
+  /** Answer CORS preflights and allow any origin, as a server configured per docs/web.md (test-server-web.ts). */
+  cors?: boolean;
 }
 
 export interface TestServer {
@@ -137,6 +142,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     }
     const u = new URL(req.url ?? '/', 'http://x');
     const params = u.searchParams;
+    if (opts.cors === true && answerCors(req, res)) return;
     const raw = Buffer.concat(chunks);
     const decoded = decodeRequestBody(req.headers['content-encoding'], raw, old);
     const received = typeof decoded === 'string' ? raw : decoded;
@@ -218,7 +224,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     try {
       if (/^\s*SELECT version\(\)\s*$/i.test(sql)) body = Buffer.from(`${version}\n`);
       // An INSERT with its data in the body: recorded (see `requests`), acknowledged, not stored.
-      else if (/^\s*INSERT\b/i.test(sql) && raw.length > 0) body = new Uint8Array(0);
+      else if (/^\s*INSERT\b/i.test(sql) && raw.length > 0) {
+        if (opts.storeInserts === true) await storeNativeInsert(sql, received);
+        body = new Uint8Array(0);
+      }
       else if (format === undefined) body = Buffer.from(await engineText(sql, 'TabSeparated'));
       else {
         // The format settings the client may send, applied by the engine as a server would.

@@ -1,0 +1,131 @@
+// The body of a fetch() response as an async iterable of chunks: read no faster than the consumer
+// pulls (one reader.read() per pull), cut by a no-progress timer, scanned for a mid-stream
+// exception block, and cancelled when the consumer leaves early. Invariant (as for node:http):
+// every way the body can end other than a complete, clean transfer raises a ChwireError; a clean
+// end yields every data byte. No `node:` module (part of chwire/web).
+import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
+import { ExceptionFramingScanner, TailKeeper } from './exception-framing.js';
+import { serverErrorFromText } from './server-error.js';
+
+export interface FetchBodyContext {
+  res: Response;
+  /** Aborts the fetch (and with it the body) with the given reason. */
+  abort(reason: ChwireError): void;
+  queryId: string | undefined;
+  /** Milliseconds without a byte before giving up (0: never). */
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  /** Where the request went, for messages (never with credentials). */
+  where: string;
+  /** Called once when the body is given up on by abort or timeout (the server may still be running the query). */
+  onGiveUp(): void;
+}
+
+export interface FetchBody {
+  body: AsyncIterable<Uint8Array>;
+  tail: TailKeeper;
+  exceptionsFramed: boolean;
+  cancel(): void;
+}
+
+export function fetchBody(ctx: FetchBodyContext): FetchBody {
+  const { res } = ctx;
+  const tag = res.headers.get('x-clickhouse-exception-tag');
+  // A browser shows a cross-origin response's X-ClickHouse-* headers only when the server exposes
+  // them (Access-Control-Expose-Headers); every ClickHouse sends X-ClickHouse-Query-Id. Hidden
+  // headers may hide an exception tag: then the tag-less start of an exception block
+  // (`\r\n__exception__\r\n`) is held back too, and passed on as data if the body ends cleanly
+  // (a server that writes such a block always cuts the transfer after it).
+  const hidden = tag === null && res.headers.get('x-clickhouse-query-id') === null;
+  const scanner = tag !== null && tag.length > 0 ? new ExceptionFramingScanner(tag) : hidden ? new ExceptionFramingScanner('') : undefined;
+  const tagless = scanner !== undefined && tag === null;
+  const tail = new TailKeeper();
+  const reader = res.body?.getReader();
+  let finished = false;
+  let cancelled = false;
+  /** Why the body was cut on purpose (abort, timeout), raised instead of the reader's own error. */
+  let failure: ChwireError | undefined;
+  let gaveUp = false;
+
+  const cancel = (): void => {
+    if (finished || cancelled) return;
+    cancelled = true;
+    // Cancelling the reader closes the connection: a half-read response is never reused.
+    reader?.cancel().catch(() => undefined);
+    ctx.abort(new ChwireAbortError('response cancelled', { queryId: ctx.queryId }));
+  };
+
+  const giveUp = (e: ChwireError): void => {
+    if (finished || failure !== undefined) return;
+    failure = e;
+    ctx.abort(e);
+    reader?.cancel(e).catch(() => undefined);
+    if (!gaveUp) { gaveUp = true; ctx.onGiveUp(); }
+  };
+
+  async function* iterate(): AsyncGenerator<Uint8Array> {
+    if (reader === undefined) { finished = true; return; }
+    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason }));
+    if (ctx.signal?.aborted) onAbort();
+    ctx.signal?.addEventListener('abort', onAbort, { once: true });
+    // One no-progress timer, started before each wait for the network and stopped after it: time
+    // the consumer spends between pulls never counts.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
+      if (ctx.timeoutMs > 0) timer = setTimeout(() => giveUp(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId })), ctx.timeoutMs);
+    };
+    try {
+      for (;;) {
+        let r: { done: boolean; value?: Uint8Array | undefined };
+        if (failure !== undefined) throw failure;
+        arm();
+        try {
+          r = await reader.read();
+        } catch (e) {
+          throw failure ?? bodyError(e, tagless ? undefined : scanner, tail, ctx);
+        } finally {
+          if (timer !== undefined) { clearTimeout(timer); timer = undefined; }
+        }
+        if (failure !== undefined) throw failure;
+        if (r.done) break;
+        const chunk = r.value!;
+        tail.add(chunk);
+        if (scanner === undefined) yield chunk;
+        else for (const part of scanner.push(chunk)) yield part;
+      }
+      if (cancelled) throw new ChwireAbortError('response cancelled', { queryId: ctx.queryId });
+      if (scanner !== undefined) {
+        if (tagless) {
+          for (const part of scanner.takeBlock()) yield part;
+        } else {
+          const msg = scanner.message();
+          if (msg !== undefined) throw serverErrorFromText(msg, res.status, ctx.queryId);
+        }
+        for (const part of scanner.flush()) yield part;
+      }
+      finished = true;
+    } finally {
+      ctx.signal?.removeEventListener('abort', onAbort);
+      if (!finished) cancel();
+    }
+  }
+
+  return { body: iterate(), tail, exceptionsFramed: scanner !== undefined && !tagless, cancel };
+}
+
+/** Maps what went wrong while reading the body to the error the caller sees. */
+function bodyError(e: unknown, scanner: ExceptionFramingScanner | undefined, tail: TailKeeper, ctx: FetchBodyContext): ChwireError {
+  if (isChwireError(e)) return e;
+  // 25.11+: the server aborts the transfer right after writing the exception block.
+  const msg = scanner?.message();
+  if (msg !== undefined) return serverErrorFromText(msg, ctx.res.status, ctx.queryId);
+  // No tag to look for (24.x–25.10, or a browser not shown X-ClickHouse-Exception-Tag): the block's
+  // `__exception__` marker in the last bytes still names the server's error.
+  const t = tail.text();
+  const code = t.lastIndexOf('Code: ');
+  if (code >= 0 && t.lastIndexOf('__exception__', code) >= 0 && /^Code: \d+/.test(t.slice(code))) {
+    const message = t.slice(code).replace(/\n\d+ [^\n]*\r\n__exception__\r\n$/, '');
+    return serverErrorFromText(message, ctx.res.status, ctx.queryId);
+  }
+  return new ChwireConnectionError(`connection to ${ctx.where} closed before the response ended: ${(e as Error)?.message ?? String(e)}`, { queryId: ctx.queryId, cause: e });
+}

@@ -1,0 +1,241 @@
+// The fetch transport (chwire/web): WHATWG fetch, ReadableStream and AbortController only, so it
+// runs in browsers, Deno, Bun, workerd and Node alike. The query goes in the POST body (or, for
+// INSERT, in the URL with the data as the body), settings and `param_*` in the URL, credentials
+// only in the X-ClickHouse-User / X-ClickHouse-Key headers.
+// Invariants: credentials never appear in a URL, an error or a log line; a query the client gives
+// up on (AbortSignal, requestTimeout) is also stopped on the server (KILL QUERY); a request body is
+// streamed (`duplex: 'half'`) only where the runtime can (request-streams.ts), else sent buffered,
+// one block per request (the client splits inserts, client/insert.ts). Pooling, keep-alive and
+// TLS belong to the runtime's fetch, not to this transport.
+import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
+import { concatBytes } from '../io/bytes.js';
+import { quoteString } from '../types/quote.js';
+import { fetchBody } from './fetch-body.js';
+import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
+import { serverErrorFromText } from './server-error.js';
+import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+
+export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+
+/** What this transport hands fetch as a body: the SQL text, one buffered body, or a stream. */
+type Body = string | Uint8Array | ArrayBuffer | ReadableStream<Uint8Array>;
+
+export interface FetchTransportOptions {
+  /** Base URLs; credentials in them must already be removed. */
+  urls: URL[];
+  username: string;
+  password: string;
+  database?: string | undefined;
+  /** Milliseconds without progress (no response head, no body byte) before a ChwireTimeoutError; 0 = none. */
+  requestTimeout: number;
+  /** Ask for compressed responses (`enable_http_compression=1`); the runtime's fetch picks the codec and decompresses. */
+  compression: boolean;
+  /** Compress request bodies (inserts) with CompressionStream (`Content-Encoding`). */
+  requestCompression: 'gzip' | 'deflate' | undefined;
+  /** `Authorization: Bearer` instead of X-ClickHouse-User/Key (a function is asked before every request). */
+  accessToken?: AccessToken | undefined;
+  /** Headers of every request (validated: none the client owns). */
+  httpHeaders?: Readonly<Record<string, string>> | undefined;
+  /** Stream request bodies (`duplex: 'half'`); false: buffer each body (one insert block) first. */
+  requestStreams: boolean;
+  fetch: FetchFunction;
+}
+
+interface Host {
+  url: URL;
+  where: string;
+  info: Promise<ServerInfo> | undefined;
+}
+
+export class FetchTransport implements Transport {
+  readonly kind = 'http' as const;
+  private readonly hostList: Host[];
+  private current = 0;
+  private closed = false;
+
+  constructor(private readonly opts: FetchTransportOptions) {
+    if (opts.requestCompression !== undefined && typeof CompressionStream !== 'function') {
+      throw new ChwireConfigError('option compression.request needs CompressionStream, which this runtime does not have');
+    }
+    this.hostList = opts.urls.map((url) => ({ url, where: url.host, info: undefined }));
+  }
+
+  /** Whether request bodies go out as they are produced (else each is buffered; see insert.ts). */
+  get streamsRequestBodies(): boolean {
+    return this.opts.requestStreams;
+  }
+
+  server(signal?: AbortSignal): Promise<ServerInfo> {
+    const host = this.hostList[this.current]!;
+    if (host.info === undefined) {
+      host.info = this.probe(host, signal);
+      host.info.catch(() => { host.info = undefined; });
+    }
+    return host.info;
+  }
+
+  private async probe(host: Host, signal?: AbortSignal): Promise<ServerInfo> {
+    const res = await this.requestOn(host, { sql: 'SELECT version()', format: 'TabSeparated', signal, idempotent: true });
+    const chunks: Uint8Array[] = [];
+    for await (const c of res.body) chunks.push(c);
+    return parseVersion(new TextDecoder().decode(concatBytes(chunks)));
+  }
+
+  async ping(signal?: AbortSignal): Promise<void> {
+    const host = this.hostList[this.current]!;
+    const { res } = await this.send(host, 'GET', `${host.url.pathname.replace(/\/$/, '')}/ping`, undefined, { signal });
+    const text = await res.text().catch(() => '');
+    if (res.status !== 200) throw serverErrorFromText(text, res.status, undefined);
+  }
+
+  async request(req: TransportRequest): Promise<TransportResponse> {
+    if (this.closed) throw new ChwireConnectionError('client is closed');
+    // Failover: the current host until a request to it fails before any response, then the next
+    // one (fetch does not say whether the connection was refused or cut, so only reads are resent).
+    let lastError: unknown;
+    for (let attempt = 0; attempt < this.hostList.length; attempt++) {
+      const pinned = req.host !== undefined ? this.hostList.find((h) => h.where === req.host) : undefined;
+      const host = pinned ?? this.hostList[this.current]!;
+      try {
+        return await this.requestOn(host, req);
+      } catch (e) {
+        lastError = e;
+        const unreachable = e instanceof ChwireConnectionError && (e as { beforeResponse?: boolean }).beforeResponse === true;
+        if (!unreachable || this.hostList.length === 1) throw e;
+        this.current = (this.current + 1) % this.hostList.length;
+        if (req.idempotent !== true) throw e;
+      }
+    }
+    throw lastError;
+  }
+
+  private async requestOn(host: Host, req: TransportRequest): Promise<TransportResponse> {
+    const query: Record<string, string> = {};
+    if (this.opts.database !== undefined && this.opts.database !== '') query['database'] = this.opts.database;
+    if (req.format !== undefined) query['default_format'] = req.format;
+    if (req.queryId !== undefined) query['query_id'] = req.queryId;
+    if (req.sessionId !== undefined) query['session_id'] = req.sessionId;
+    if (this.opts.compression) query['enable_http_compression'] = '1';
+    for (const [k, v] of Object.entries(req.settings ?? {})) query[k] = v;
+    for (const [k, v] of Object.entries(req.params ?? {})) query[`param_${k}`] = v;
+    let body: Body;
+    if (req.body !== undefined) {
+      query['query'] = req.sql;
+      body = await this.bodyOf(typeof req.body === 'function' ? req.body() : req.body);
+    } else {
+      body = req.sql;
+    }
+    const path = `${host.url.pathname.replace(/\/$/, '')}/?${queryString(query, req.role)}`;
+    req.events?.attempt?.(host.where, 0);
+    const { res, controller, clearTimer } = await this.send(host, 'POST', path, body, req);
+    const queryId = res.headers.get('x-clickhouse-query-id') ?? req.queryId;
+    if (res.status !== 200) {
+      const text = await res.text().catch(() => '');
+      clearTimer();
+      throw serverErrorFromText(text, res.status, queryId, res.headers.get('x-clickhouse-exception-code') ?? undefined);
+    }
+    clearTimer();
+    const b = fetchBody({
+      res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where,
+      abort: (reason) => controller.abort(reason),
+      onGiveUp: () => this.killQuery(host, queryId),
+    });
+    const summaryText = res.headers.get('x-clickhouse-summary');
+    let summary: Record<string, string> | undefined;
+    if (summaryText !== null) {
+      try { summary = JSON.parse(summaryText) as Record<string, string>; } catch { summary = undefined; }
+    }
+    return {
+      queryId, summary, timezone: res.headers.get('x-clickhouse-timezone') ?? undefined, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      exceptionsFramed: b.exceptionsFramed,
+    };
+  }
+
+  /** The request body as fetch takes it: a stream where the runtime sends one, else all of it (one insert block). */
+  private async bodyOf(source: AsyncIterable<Uint8Array>): Promise<Body> {
+    if (!this.opts.requestStreams) {
+      const parts: Uint8Array[] = [];
+      for await (const p of source) parts.push(p);
+      const all = concatBytes(parts);
+      if (this.opts.requestCompression === undefined) return all;
+      return await new Response(new Blob([all]).stream().pipeThrough(new CompressionStream(this.opts.requestCompression))).arrayBuffer();
+    }
+    const it = source[Symbol.asyncIterator]();
+    const stream = new ReadableStream<Uint8Array>({
+      // Pulled: at most one part waits for the connection.
+      async pull(c) {
+        const r = await it.next();
+        if (r.done === true) c.close();
+        else c.enqueue(r.value);
+      },
+      async cancel() { await it.return?.(); },
+    });
+    return this.opts.requestCompression !== undefined ? stream.pipeThrough(new CompressionStream(this.opts.requestCompression) as unknown as TransformStream<Uint8Array, Uint8Array>) : stream;
+  }
+
+  /**
+   * Best effort, once the client has given up on a query (abort, timeout): ask the server to stop
+   * it (closing the connection alone leaves a computing query running). Without the session and
+   * without a signal; any failure is ignored.
+   */
+  private killQuery(host: Host, queryId: string | undefined): void {
+    if (queryId === undefined || this.closed) return;
+    const sql = `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC`;
+    void this.requestOn(host, { sql, format: 'TabSeparated', idempotent: false })
+      .then(async (r) => { for await (const _ of r.body) { /* drain */ } })
+      .catch(() => undefined);
+  }
+
+  /** Sends one request and resolves with its response head; the timer runs until the caller clears it. */
+  private async send(host: Host, method: string, path: string, body: Body | undefined, r: Pick<TransportRequest, 'signal' | 'queryId' | 'httpHeaders' | 'traceparent'>): Promise<{ res: Response; controller: AbortController; clearTimer: () => void }> {
+    if (r.signal?.aborted) throw new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: r.queryId, cause: r.signal.reason });
+    // Asked before the timer starts (an accessToken function may take its time).
+    const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: r.httpHeaders, accept: undefined });
+    if (r.traceparent !== undefined) headers['traceparent'] = r.traceparent;
+    const controller = new AbortController();
+    let failure: ChwireError | undefined;
+    const giveUp = (e: ChwireError): void => {
+      if (failure !== undefined) return;
+      failure = e;
+      controller.abort(e);
+      this.killQuery(host, r.queryId);
+    };
+    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: r.queryId, cause: r.signal?.reason }));
+    r.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = this.opts.requestTimeout > 0
+      ? setTimeout(() => giveUp(new ChwireTimeoutError(`no response from ${host.where} within ${this.opts.requestTimeout} ms (requestTimeout)`, { queryId: r.queryId })), this.opts.requestTimeout)
+      : undefined;
+    const clearTimer = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      r.signal?.removeEventListener('abort', onAbort);
+    };
+    // Only insert bodies are compressed (the SQL of a read travels as plain text).
+    if (body !== undefined && typeof body !== 'string' && this.opts.requestCompression !== undefined) headers['Content-Encoding'] = this.opts.requestCompression;
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body as RequestInit['body'], signal: controller.signal };
+    if (body instanceof ReadableStream) init.duplex = 'half';
+    const url = new URL(path, host.url).toString();
+    try {
+      const res = await this.opts.fetch(url, init);
+      return { res, controller, clearTimer };
+    } catch (e) {
+      clearTimer();
+      if (failure !== undefined) throw failure;
+      if (isChwireError(e)) throw e;
+      const err = new ChwireConnectionError(`request to ${host.where} failed: ${describe(e)}`, { queryId: r.queryId, cause: e });
+      (err as unknown as { beforeResponse: boolean }).beforeResponse = true;
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+/** A fetch failure's text, with undici's underlying cause (ECONNREFUSED…) where there is one. */
+function describe(e: unknown): string {
+  const msg = (e as Error)?.message ?? String(e);
+  const cause = (e as { cause?: { code?: string; message?: string } })?.cause;
+  const detail = cause?.code ?? cause?.message;
+  return detail !== undefined && detail !== msg ? `${msg} (${detail})` : msg;
+}

@@ -1,0 +1,166 @@
+// The runtime smoke run (.ci/run; by hand: `node --test dist/test/runtimes/run.js`): the smoke
+// suite (smoke.ts) against one loopback test server, in Node first (the reference), then in Bun
+// (both entries), Deno (chwire/web), Node with --disallow-code-generation-from-strings (both
+// entries), workerd through miniflare (chwire/web; code generation refused there) and headless
+// Chromium (a page importing the browser bundle of chwire/web, from another origin than the
+// server, so CORS is real; and the example page of docs/web.md). Every check must give exactly
+// the reference's text, an abort must have reached the server as KILL QUERY, and where code
+// generation is refused the smoke must have run without it. The runtimes come from
+// .ci/runtimes (npm run runtimes); a missing one fails its test.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { createClient } from '../../src/index.js';
+import { startTestServer } from '../support/test-server.js';
+import { runSmoke, type SmokeResult } from './smoke.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const RUNTIMES = join(ROOT, '.ci', 'runtimes', 'node_modules');
+const HERE = join(ROOT, 'dist', 'test', 'runtimes');
+const BUN = join(RUNTIMES, '@oven', 'bun-linux-x64', 'bin', 'bun');
+const DENO = join(RUNTIMES, '@deno', 'linux-x64-glibc', 'deno');
+const CHROMIUM = process.env['CHWIRE_CHROMIUM'] ?? '/usr/bin/chromium';
+
+const server = await startTestServer({ storeInserts: true, cors: true });
+server.fault('/* smoke-stall */', { kind: 'stall', at: 50 });
+after(() => server.close());
+
+const reference = await runSmoke(createClient as Parameters<typeof runSmoke>[0], server.url, 'reference');
+
+test('reference run (Node, chwire): every check ran, errors are the expected ChwireErrors', () => {
+  const bad = Object.entries(reference.checks).filter(([, v]) => v.startsWith('UNEXPECTED'));
+  assert.deepEqual(bad, []);
+  assert.equal(reference.checks['server-error'], 'ChwireServerError 60');
+  assert.equal(reference.checks['abort'], 'ChwireAbortError');
+  assert.equal(reference.checks['timeout'], 'ChwireTimeoutError');
+  assert.equal(reference.codegen, true);
+  assert.equal(Object.keys(reference.checks).length, 15);
+});
+
+async function sawKill(tag: string): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (server.requests.some((r) => r.sql.startsWith('KILL QUERY') && r.sql.includes(`'smoke-abort-${tag}'`))) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
+async function verify(tag: string, result: SmokeResult, codegen: boolean | undefined): Promise<void> {
+  assert.deepEqual(Object.keys(result.checks).sort(), Object.keys(reference.checks).sort());
+  for (const [name, want] of Object.entries(reference.checks)) assert.equal(result.checks[name], want, `check ${name}`);
+  if (codegen !== undefined) assert.equal(result.codegen, codegen, codegen ? 'code generation expected' : 'code generation should have been refused');
+  assert.ok(await sawKill(tag), `the abort of ${tag} did not reach the server as KILL QUERY`);
+}
+
+function run(cmd: string, args: string[]): Promise<SmokeResult> {
+  assert.ok(existsSync(cmd), `${cmd} is missing: run npm run runtimes`);
+  return new Promise((resolveRun, reject) => {
+    execFile(cmd, args, { cwd: ROOT, maxBuffer: 1 << 26, timeout: 300_000, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
+      const line = stdout.split('\n').find((l) => l.startsWith('SMOKE '));
+      if (line === undefined) { reject(new Error(`${cmd} ${args.join(' ')} gave no result${err ? ` (${err.message})` : ''}\n${stderr.slice(-4000)}`)); return; }
+      resolveRun(JSON.parse(line.slice(6)) as SmokeResult);
+    });
+  });
+}
+
+const cli = join(HERE, 'cli-entry.js');
+
+for (const entry of ['node', 'web'] as const) {
+  test(`Bun, ${entry === 'node' ? 'chwire' : 'chwire/web'}`, async () => {
+    const tag = `bun_${entry}`;
+    await verify(tag, await run(BUN, [cli, entry, server.url, tag]), true);
+  });
+}
+
+test('Deno, chwire/web', async () => {
+  await verify('deno_web', await run(DENO, ['run', `--allow-net=127.0.0.1`, `--allow-read=${ROOT}`, cli, 'web', server.url, 'deno_web']), true);
+});
+
+for (const entry of ['node', 'web'] as const) {
+  test(`Node --disallow-code-generation-from-strings, ${entry === 'node' ? 'chwire' : 'chwire/web'}`, async () => {
+    const tag = `noeval_${entry}`;
+    await verify(tag, await run(process.execPath, ['--disallow-code-generation-from-strings', cli, entry, server.url, tag]), false);
+  });
+}
+
+/** A package of .ci/runtimes, loaded from there (it is not a dependency of chwire). */
+async function runtimePackage<T>(name: string): Promise<T> {
+  const req = createRequire(join(ROOT, '.ci', 'runtimes', 'package.json'));
+  return (await import(pathToFileURL(req.resolve(name)).href)) as T;
+}
+
+async function bundle(entry: string): Promise<string> {
+  const r = await build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', target: 'es2022', write: false, logLevel: 'silent' });
+  return r.outputFiles[0]!.text;
+}
+
+test('workerd (miniflare), chwire/web', async () => {
+  interface Mf { dispatchFetch(url: string): Promise<{ text(): Promise<string>; status: number }>; dispose(): Promise<void> }
+  const { Miniflare } = await runtimePackage<{ Miniflare: new (o: Record<string, unknown>) => Mf }>('miniflare');
+  const script = await bundle(join(HERE, 'worker-entry.js'));
+  const mf = new Miniflare({ modules: true, script, compatibilityDate: '2025-06-01' });
+  try {
+    const res = await mf.dispatchFetch(`http://smoke.local/?url=${encodeURIComponent(server.url)}&tag=workerd_web`);
+    const text = await res.text();
+    assert.equal(res.status, 200, text.slice(0, 2000));
+    await verify('workerd_web', JSON.parse(text) as SmokeResult, false);
+  } finally {
+    await mf.dispose();
+  }
+});
+
+test('headless Chromium: a page importing the browser bundle of chwire/web, and the example page', async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
+  const smokeJs = await bundle(join(HERE, 'browser-entry.js'));
+  const webJs = await bundle(join(ROOT, 'dist', 'src', 'web.js'));
+  const example = readFileSync(join(ROOT, 'docs', 'examples', 'browser.html'), 'utf8');
+  // The page's origin (this server) differs from the ClickHouse server's: requests are cross-origin.
+  const pages = http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const send = (type: string, body: string): void => { res.setHeader('Content-Type', type); res.end(body); };
+    if (path === '/smoke.html') send('text/html', '<!doctype html><meta charset="utf-8"><title>smoke</title><script type="module" src="/smoke.js"></script>');
+    else if (path === '/smoke.js') send('text/javascript', smokeJs);
+    else if (path === '/example/browser.html') send('text/html', example);
+    else if (path === '/example/chwire-web.js') send('text/javascript', webJs);
+    else { res.statusCode = 404; res.end(); }
+  });
+  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
+  const origin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+  interface Page { goto(u: string): Promise<unknown>; waitForFunction(f: string, a?: unknown, o?: { timeout: number }): Promise<unknown>; evaluate<T>(f: string): Promise<T>; on(e: string, f: (m: { text(): string }) => void): void }
+  interface Browser { newPage(): Promise<Page>; close(): Promise<void> }
+  type Chromium = { launch(o: Record<string, unknown>): Promise<Browser> };
+  const pw = await runtimePackage<{ chromium?: Chromium; default?: { chromium: Chromium } }>('playwright-core');
+  const chromium = (pw.chromium ?? pw.default?.chromium)!;
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const page = await browser.newPage();
+    const logs: string[] = [];
+    page.on('console', (m) => logs.push(m.text()));
+    await page.goto(`${origin}/smoke.html?url=${encodeURIComponent(server.url)}&tag=chromium_web`);
+    await page.waitForFunction('window.__smoke !== undefined', undefined, { timeout: 120_000 });
+    const result = await page.evaluate<SmokeResult & { error?: string }>('window.__smoke');
+    assert.equal(result.error, undefined, `${result.error} ${logs.join('\n')}`);
+    await verify('chromium_web', result, true);
+
+    const ex = await browser.newPage();
+    await ex.goto(`${origin}/example/browser.html?url=${encodeURIComponent(server.url)}`);
+    await ex.waitForFunction('document.querySelector("#status")?.textContent?.startsWith("done")', undefined, { timeout: 60_000 });
+    const cells = await ex.evaluate<string[]>('[...document.querySelectorAll("tbody td")].map((td) => td.textContent)');
+    assert.deepEqual(cells.slice(0, 4), ['0', 'zero', '1', 'one']);
+  } finally {
+    await browser?.close();
+    pages.closeAllConnections();
+    await new Promise<void>((r) => pages.close(() => r()));
+  }
+});

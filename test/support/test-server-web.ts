@@ -1,0 +1,45 @@
+// What the loopback test server needs for chwire/web and the runtime smoke suite, kept apart
+// from test-server.ts: Native inserts really stored in the engine (so a runtime in another process
+// can read back what it inserted), and the CORS answers a browser page needs (a preflight for the
+// X-ClickHouse-* request headers, any origin allowed).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { engineExec } from './engine.js';
+
+/** `INSERT INTO t (cols) FORMAT Native` with its body: stored in the engine (through a temporary file). True when it was such an insert. */
+export async function storeNativeInsert(sql: string, body: Uint8Array): Promise<boolean> {
+  const m = /^\s*(INSERT\s+INTO\s+[\s\S]*?)\s+FORMAT\s+Native\s*$/i.exec(sql);
+  if (m === null) return false;
+  const dir = await mkdtemp(join(tmpdir(), 'chwire-ts-insert-'));
+  try {
+    const file = join(dir, 'body.native');
+    await writeFile(file, body);
+    await engineExec(`${m[1]} SELECT * FROM file('${file}', 'Native')`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return true;
+}
+
+/**
+ * CORS as a ClickHouse server answers when configured per docs/web.md: an OPTIONS preflight gets
+ * the allowed methods and headers (`http_options_response`), every response
+ * `Access-Control-Allow-Origin: *` (`add_http_cors_header=1` in the user's profile). Like
+ * ClickHouse, no X-ClickHouse-* response header is exposed to the page. Returns true when the
+ * request was a preflight (answered).
+ */
+export function answerCors(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (req.method === 'OPTIONS') {
+    res.statusCode = 204;
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Methods', 'POST, GET, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', 'X-ClickHouse-User, X-ClickHouse-Key, Content-Type, Content-Encoding');
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.end();
+    return true;
+  }
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  return false;
+}
