@@ -105,7 +105,9 @@ test('a reset before any response on a fresh socket: sent once without a retry p
   await assert.rejects(once.request({ sql: 'SELECT 1 /* reset */', format: 'TabSeparated', idempotent: true, queryId: 'r1' }), ChwireConnectionError);
   assert.deepEqual(sent(), ['r1']);
   await once.close();
-  const retried = transport({ retry: { attempts: 3, baseDelay: 1, maxDelay: 1 } });
+  // No keep-alive: every attempt on a fresh socket, so none can be taken for a stale one (a reused
+  // socket failing within the stale window is resent once under the same id, by design).
+  const retried = transport({ retry: { attempts: 3, baseDelay: 1, maxDelay: 1 }, keepAlive: false });
   await assert.rejects(retried.request({ sql: 'SELECT 1 /* reset */', format: 'TabSeparated', idempotent: true, queryId: 'r2' }), (e: unknown) =>
     e instanceof ChwireConnectionError && (e.earlierAttempts ?? []).length === 2);
   // The first attempt may have reached the server: later ones never reuse its id.

@@ -130,3 +130,11 @@ test('map keys: floats print as the engine prints them (property)', async () => 
     await checkKeys(`map(${one(fs).map((x, i) => `[${f32(x)}], ${i}`).join(', ')})`);
   }), { numRuns: 30 });
 });
+
+test('map keys: a Float32 halfway between two shortest spellings rounds to even, as the engine prints it', async () => {
+  // 170294.625 is exactly between 170294.62 and 170294.63 (found by the property above).
+  for (const x of [170294.625, -170294.625]) {
+    const hex = Buffer.from(new Float32Array([x]).buffer).toString('hex');
+    await checkKeys(`map([reinterpretAsFloat32(unhex('${hex}'))], 0)`);
+  }
+});

@@ -174,9 +174,20 @@ export function float32Text(x: number): string {
   if (x !== x || x === Infinity || x === -Infinity || x === 0) return float64Text(x);
   for (let p = 1; p < 9; p++) {
     const d = Number(x.toPrecision(p));
-    if (Math.fround(d) === x) return float64Text(d);
+    if (Math.fround(d) !== x) continue;
+    // toPrecision rounds a tie away from zero; the engine's shortest digits round it to even
+    // (170294.625 prints as 170294.62): the neighbour rounded from just below |x| decides.
+    const alt = Number((x * (1 - 2 ** -52)).toPrecision(p));
+    if (alt !== d && Math.fround(alt) === x && Math.abs(alt - x) === Math.abs(d - x) && lastDigitEven(alt, p)) return float64Text(alt);
+    return float64Text(d);
   }
   return float64Text(Number(x.toPrecision(9)));
+}
+
+/** Whether the p-th significant digit of `x` is even. */
+function lastDigitEven(x: number, p: number): boolean {
+  const digits = x.toPrecision(p).replace(/e.*$/, '').replace(/[^0-9]/g, '');
+  return Number(digits[digits.length - 1]) % 2 === 0;
 }
 
 /**
