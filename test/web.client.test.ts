@@ -93,10 +93,12 @@ test('server errors, both exception framings, a body cut short: each is its Chwi
   // fetch discards a body's queued bytes when the transfer is cut (ReadableStream error), so the
   // block may be lost with the connection: then a ChwireConnectionError, never a garbage row.
   assert.ok(e1 instanceof ChwireServerError ? e1.serverName === 'MEMORY_LIMIT_EXCEEDED' : e1 instanceof ChwireConnectionError, String(e1));
-  assert.equal(n, 10000);
+  // fetch may discard bytes it had buffered when the connection is cut after the block: then the
+  // error is a connection error and the rows are a shorter exact prefix (each was checked above).
+  if (e1 instanceof ChwireServerError) assert.equal(n, 10000); else assert.ok(n <= 10000, `${n} rows`);
 
   const appended = 'SELECT number AS n FROM numbers(20000) /* web-appended */';
-  server.fault('/* web-appended */', { kind: 'exception-appended', at: 1 + 2 + 7 + 10000 * 8, message: 'Code: 395. DB::Exception: Value passed to \'throwIf\' function is non-zero. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO) (version 26.7.2.1)' });
+  server.fault('/* web-appended */', { kind: 'exception-appended', at: 1 + 2 + 7 + 10000 * 8, message: 'Code: 395. DB::Exception: Value passed to \'throwIf\' function is non-zero. (FUNCTION_THROW_IF_VALUe1IS_NON_ZERO) (version 26.7.2.1)' });
   await assert.rejects(c.fetch(appended), (e: unknown) => e instanceof ChwireServerError && e.serverCode === 395);
 
   server.fault('/* web-cut */', { kind: 'cut-clean', at: 1000 });
@@ -235,7 +237,9 @@ test('headers hidden by CORS: a tagged exception is still an error with no garba
     return undefined;
   })();
   assert.ok(e instanceof ChwireServerError ? e.serverName === 'MEMORY_LIMIT_EXCEEDED' : e instanceof ChwireConnectionError, String(e));
-  assert.equal(n, 10000);
+  // fetch may discard bytes it had buffered when the connection is cut after the block: then the
+  // error is a connection error and the rows are a shorter exact prefix (each was checked above).
+  if (e instanceof ChwireServerError) assert.equal(n, 10000); else assert.ok(n <= 10000, `${n} rows`);
   const text = 'a\r\n__exception__\r\nnot one, just text';
   const rows = await c.fetch<{ s: string; n: bigint }>('SELECT {s:String} AS s, number AS n FROM numbers(3)', { params: { s: text } });
   assert.deepEqual([...rows], [0n, 1n, 2n].map((x) => ({ s: text, n: x })));
