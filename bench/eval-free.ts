@@ -68,25 +68,43 @@ function digest(d: DecodedRows): string {
 // ---- Timing, the same in every process --------------------------------------------------------
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const gcEntries: PerformanceEntry[] = [];
-const observer = new PerformanceObserver((list) => { gcEntries.push(...list.getEntries()); });
-observer.observe({ entryTypes: ['gc'] });
 /** Keeps the last result alive until the next run, so no work can be optimised away. */
 let sink: unknown;
 
 interface Sample { ms: number; gcs: number; gcMs: number }
 
-async function timed(run: () => unknown): Promise<Sample> {
-  sink = undefined;
-  gc?.();
-  gcEntries.length = 0;
-  const t0 = performance.now();
-  sink = run();
-  const t1 = performance.now();
-  // GC entries are delivered asynchronously.
-  await new Promise((r) => setImmediate(r));
-  const inside = gcEntries.filter((e) => e.startTime >= t0 && e.startTime < t1);
-  return { ms: t1 - t0, gcs: inside.length, gcMs: inside.reduce((s, e) => s + e.duration, 0) };
+/**
+ * Timed windows of one case and the GC events that started inside them. GC entries arrive
+ * asynchronously (sometimes well after the run), so they are attributed when the case ends.
+ */
+class Windows {
+  private readonly windows: [number, number][] = [];
+  private readonly entries: PerformanceEntry[] = [];
+  private readonly observer = new PerformanceObserver((list) => { this.entries.push(...list.getEntries()); });
+  constructor() { this.observer.observe({ entryTypes: ['gc'] }); }
+
+  async time(run: () => unknown): Promise<number> {
+    sink = undefined;
+    gc?.();
+    const t0 = performance.now();
+    sink = run();
+    const t1 = performance.now();
+    this.windows.push([t0, t1]);
+    await new Promise((r) => setImmediate(r));
+    return t1 - t0;
+  }
+
+  /** Every window with its GC events, then forget them (the next case starts afresh). */
+  async drain(): Promise<Sample[]> {
+    await new Promise((r) => setTimeout(r, 50));
+    const out = this.windows.map(([a, b]) => {
+      const inside = this.entries.filter((e) => e.startTime >= a && e.startTime < b);
+      return { ms: b - a, gcs: inside.length, gcMs: inside.reduce((s, e) => s + e.duration, 0) };
+    });
+    this.windows.length = 0;
+    this.entries.length = 0;
+    return out;
+  }
 }
 
 // ---- A child: one path under --disallow-code-generation-from-strings ---------------------------
@@ -94,7 +112,8 @@ async function timed(run: () => unknown): Promise<Sample> {
 type Request =
   | { op: 'init'; decoders: string | null }
   | { op: 'load'; schema: string; file: string }
-  | { op: 'run' };
+  | { op: 'run' }
+  | { op: 'samples' };
 
 interface LoadReply { digest: string; hits: number; ms: number }
 interface InitReply { codegen: boolean; registered: number; pid: number }
@@ -102,6 +121,7 @@ interface InitReply { codegen: boolean; registered: number; pid: number }
 async function child(): Promise<void> {
   let bin: Uint8Array | undefined;
   let hitsAfterLoad = 0;
+  const windows = new Windows();
   const send = (m: unknown): void => { process.send!(m); };
   process.on('message', (m: Request) => {
     void (async () => {
@@ -119,11 +139,13 @@ async function child(): Promise<void> {
           const ms = performance.now() - t0;
           hitsAfterLoad = precompiledHits('rowbinary');
           send({ digest: digest(rows), hits: hitsAfterLoad - before, ms } satisfies LoadReply);
-        } else {
-          const s = await timed(() => decodeRowBinary(bin!));
+        } else if (m.op === 'run') {
+          const ms = await windows.time(() => decodeRowBinary(bin!));
           // The decoder was built once, at load: a timed run must not build (or look up) another.
           if (precompiledHits('rowbinary') !== hitsAfterLoad) throw new Error('a timed run looked up another decoder');
-          send(s);
+          send({ ms });
+        } else {
+          send(await windows.drain());
         }
       } catch (e) {
         send({ error: (e as Error).stack ?? String(e) });
@@ -254,19 +276,12 @@ async function parent(): Promise<void> {
       console.log(`## ${s}: ${SCHEMA_TITLES[s]} (${(bytes / 2 ** 20).toFixed(1)} MiB RowBinary)`);
       console.log(`   rows equal across the 3 paths and the reference decoder (${expected}); generated decoder from the registry (1 hit)`);
       // 2. Warm-up and measured rounds, the three paths alternated, order rotated per round.
-      const run: Record<PathName, () => Promise<Sample>> = {
-        compiled: () => comp.ask<Sample>({ op: 'run' }),
-        interpreted: () => interp.ask<Sample>({ op: 'run' }),
-        generated: () => gen.ask<Sample>({ op: 'run' }),
-      };
-      const samples = new Map<PathName, Sample[]>(PATHS.map((p) => [p, []]));
+      const child: Record<PathName, Child> = { compiled: comp, interpreted: interp, generated: gen };
       for (let r = 0; r < config.warmup + config.rounds; r++) {
-        for (let i = 0; i < PATHS.length; i++) {
-          const p = PATHS[(i + r) % PATHS.length]!;
-          const x = await run[p]();
-          if (r >= config.warmup) samples.get(p)!.push(x);
-        }
+        for (let i = 0; i < PATHS.length; i++) await child[PATHS[(i + r) % PATHS.length]!].ask({ op: 'run' });
       }
+      const samples = new Map<PathName, Sample[]>();
+      for (const p of PATHS) samples.set(p, (await child[p].ask<Sample[]>({ op: 'samples' })).slice(config.warmup));
       const c = summarise(s, `${SCHEMA_TITLES[s]}: RowBinary → rows, ${(bytes / 2 ** 20).toFixed(1)} MiB`, config.rows, samples);
       cases.push(c);
       console.log(caseTable(c));
@@ -288,7 +303,6 @@ async function parent(): Promise<void> {
     console.log(`results written to ${out}`);
   } finally {
     for (const c of children) c.close();
-    observer.disconnect();
     rmSync(dir, { recursive: true, force: true });
   }
 }
