@@ -15,7 +15,7 @@ import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import type { TypeNode } from '../types/ast.js';
 import { parseType } from '../types/parse.js';
 import { columnWriter, type ColumnWriter } from './column-writers.js';
-import { EncodeFail, intRange, makeSmallInt, makeBigInt, toFloat, toBool, toDateTime, fixedDateTime, makeDays, makeDateTime64 } from './encode-values.js';
+import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, toDateTime, fixedDateTime, makeDays, makeDateTime64 } from './encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
 import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
 import { interpretedEncodeBlock, type TypedArrayName } from './interpreted-encoder.js';
@@ -92,7 +92,7 @@ function inlineFor(t: TypeNode): Inline | undefined {
         alloc: (k) => `const a${k} = new ${ctor}(n);`,
         store: (k) => `a${k}[j] = typeof v === 'number' ? v : S[${k}](v);`,
         out: (k) => `a${k}`,
-        slow: toFloat,
+        slow: makeFloat(t.kind === 'Float32'),
       };
     }
     case 'Bool': return {
