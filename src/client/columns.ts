@@ -6,6 +6,7 @@
 // body has ended.
 import { newQueryId } from './query-id.js';
 import { NativeColumnsCollector } from '../native/column-decoder.js';
+import { LoopTurns } from './loop-turn.js';
 import type { NativeColumns, NativeColumnsOptions } from '../native/index.js';
 import { createNativeDecoder } from '../native/row-decoder.js';
 import type { ColumnValueOptions } from '../native/column-plan.js';
@@ -88,7 +89,12 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
     const collector = new NativeColumnsCollector(q.decode);
     try {
       // Each chunk is decoded as it arrives: a block's columns are read once its bytes are in.
-      for await (const c of heldBody(q.response, queryId)) collector.push(c);
+      // Chunks already buffered are read in microtasks alone: the loop gets a turn every ~10 ms.
+      const turns = new LoopTurns(1);
+      for await (const c of heldBody(q.response, queryId)) {
+        collector.push(c);
+        if (turns.due()) await turns.turn();
+      }
       result = collector.finish();
     } catch (e) {
       // A body cut by an exception in mid-block: the server's error, not a decode error.
