@@ -36,7 +36,7 @@ import {
 import { setOwn } from '../convert/objects.js';
 import { objectKeyOptions } from '../plan/structural.js';
 import { keyText, type KeyText } from '../plan/key-text.js';
-import { ResumableFixed, ResumableStrings } from './resumable.js';
+import { ResumableFixed, ResumableStrings, STEP_BYTES } from './resumable.js';
 
 export type Values = ArrayLike<unknown>;
 
@@ -116,7 +116,7 @@ function perValue(width: number, get: (c: Cursor, p: number) => unknown): Column
       c.pos = p;
       if (done < n) {
         c.resume = p;
-        c.need = p + width;
+        c.need = p + Math.min((n - done) * width, Math.max(width, STEP_BYTES));
         throw NEED_MORE;
       }
       const r = out;

@@ -17,6 +17,12 @@ import { fault, MAX_LENGTH } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import type { NativeCursor } from '../io/cursor.js';
 
+/**
+ * Bytes a resumable read waits for before it goes on (at most what the column still needs): an
+ * older server sends its body in ~4 KiB chunks, and an attempt per chunk cost more than the copy.
+ */
+export const STEP_BYTES = 64 * 1024;
+
 /** Stop here: the caller keeps `resume` and retries once `need` bytes exist (absolute positions). */
 function stop(c: NativeCursor, resume: number, need: number): never {
   c.resume = resume;
@@ -51,7 +57,7 @@ export class ResumableFixed<V> {
     this.dst.set(c.u8.subarray(c.pos, c.pos + take), this.filled);
     this.filled += take;
     c.pos += take;
-    if (this.filled < total) stop(c, c.pos, c.end + 1);
+    if (this.filled < total) stop(c, c.pos, c.pos + Math.min(total - this.filled, STEP_BYTES));
     const out = this.dst;
     this.dst = new Uint8Array(0);
     return this.done(out, n);
