@@ -35,15 +35,15 @@ export function secretTexts(params: Readonly<Record<string, unknown>> | undefine
 
 /**
  * The texts params.ts sends for a Date (Unix seconds, zero-padded to 10 digits, with the
- * milliseconds when there are any; its UTC day for Date placeholders), which the server quotes
- * back when it cannot use them.
+ * milliseconds when there are any), which the server quotes back when it cannot use them. (Its
+ * 'YYYY-MM-DD' form goes only to Date placeholders, which take every such text.)
  */
 function dateTexts(d: Date): string[] {
   const ms = d.getTime();
   if (Number.isNaN(ms)) return [];
   const abs = Math.abs(ms);
   const seconds = `${ms < 0 ? '-' : ''}${String(Math.floor(abs / 1000)).padStart(10, '0')}`;
-  const out = [seconds, d.toISOString().slice(0, 10)];
+  const out = [seconds];
   if (ms < 0) out.push(String(Math.floor(ms / 1000)).padStart(10, '0'));
   if (abs % 1000 !== 0) out.push(`${seconds}.${String(abs % 1000).padStart(3, '0')}`);
   return out;
