@@ -26,10 +26,12 @@ import { parseJsonLines, spotCheckJson } from './json-check.js';
 import { SCHEMA_TITLES, fillEngineTable, plain, selectAll } from './schemas.js';
 import { converterCases } from './decode-converters.js';
 
-/** Issue 2's targets for rows as objects with default options (× JSON.parse of JSONEachRow). */
-const TARGETS: Record<string, { json: number; reference?: number }> = {
-  a: { json: 2.5 }, b: { json: 4 }, c: { json: 4, reference: 2.5 }, d: { json: 1.5 },
-};
+/**
+ * The floor (issue 13's decision): rows as objects with default options, compiled ≥ 2.5× the
+ * per-field reference decoder on every schema. JSON.parse is a reference to report, not a floor
+ * (its time swings with the engine and the run): its ratios are printed beside.
+ */
+const REFERENCE_FLOOR = 2.5;
 
 const bench = new Bench('decode');
 const ROWS = bench.config.rows;
@@ -45,7 +47,7 @@ for (const schema of ['a', 'b', 'c', 'd', 'e']) {
   if (bench.wants('build')) buildCost(schema, bin, plain(await engineBytes(`${selectAll(table).replace(' SETTINGS', ' LIMIT 1 SETTINGS')}`, 'RowBinaryWithNamesAndTypes')));
   await engineExec(`DROP TABLE ${table}`);
 }
-if (targetLines.length > 0) bench.extra('targets', targetLines, `\ntargets (issue 2):\n${targetLines.join('\n')}`);
+if (targetLines.length > 0) bench.extra('targets', targetLines, `\nfloors (issue 13: compiled ≥ ${REFERENCE_FLOOR}× the reference decoder; JSON reported):\n${targetLines.join('\n')}`);
 for (const c of await converterCases(ROWS)) await bench.run(c);
 bench.finish();
 
@@ -94,12 +96,11 @@ async function decodeCase(schema: string, bin: Uint8Array, table: string): Promi
       json('json-each-row-q64', quoted),
     ],
   });
-  const t = TARGETS[schema];
-  if (result === undefined || t === undefined) return;
+  if (result === undefined) return;
   const obj = result.paths.find((p) => p.name === 'compiled-obj')!;
-  const line = (what: string, got: number, want: number): string => `  (${schema}) compiled-obj ${got.toFixed(2)}× ${what} (target ≥ ${want}×): ${got >= want ? 'met' : 'NOT met'}`;
-  targetLines.push(`${line('json-each-row', obj.ratios['json-each-row']!, t.json)} (${obj.ratios['json-each-row-q64']!.toFixed(2)}× JSON with quoted 64-bit integers, a server's default)`);
-  if (t.reference !== undefined) targetLines.push(line('reference', obj.ratios['reference']!, t.reference));
+  const ref = obj.ratios['reference']!;
+  targetLines.push(`  (${schema}) compiled-obj ${ref.toFixed(2)}× reference (floor ≥ ${REFERENCE_FLOOR}×): ${ref >= REFERENCE_FLOOR ? 'met' : 'NOT met'}; ` +
+    `${obj.ratios['json-each-row']!.toFixed(2)}× JSON.parse (${obj.ratios['json-each-row-q64']!.toFixed(2)}× with quoted 64-bit integers, a server's default)`);
 }
 
 /**

@@ -6,6 +6,7 @@
 // Memory table of the server at CHWIRE_BENCH_URL. Calls, alternated run by run:
 //   fetchColumns, streamColumns (batches dropped), stream (rows dropped), stream().batches(),
 //   streamRaw Native (bytes dropped), fetch (all rows kept), official json(), official stream().
+//   insert (1M rows of JS values, Native), official insert (JSONEachRow), into an emptied Memory table.
 // Bounds: every chwire call but fetch <= 50 ms; fetch <= max(100 ms, 1.5 x official json()).
 // Each call's result is checked (row count) before anything is reported.
 import { environment, formatEnvironment } from './env.js';
@@ -31,7 +32,16 @@ const table = benchTable('chwire_bench_loop');
 const sql = `SELECT * FROM ${table}`;
 const settings = { max_threads: 1 };
 
-type Call = { name: string; run: () => Promise<number> };
+// Inserts: the same rows as JS values (Date, bigint), into a Memory table emptied before each run.
+const insertTable = benchTable('chwire_bench_loop_insert');
+const insertRows = Array.from({ length: ROWS }, (_, i) => ({
+  id: BigInt(i), name: `user_${i % 1000}_${i}`, ts: new Date((1_700_000_000 + i) * 1000), score: i / 7, delta: (i % 100_000) - 50_000,
+}));
+const insertJson = insertRows.map((r) => ({ ...r, id: String(r.id), ts: Math.trunc(r.ts.getTime() / 1000) }));
+const inserted = async (): Promise<number> => Number(await chwire.fetchValue(`SELECT count() FROM ${insertTable}`));
+
+type Call = { name: string; run: () => Promise<number>; before?: () => Promise<void> };
+const emptyInsertTable = async (): Promise<void> => { await chwire.execute(`TRUNCATE TABLE ${insertTable}`); };
 const calls: Call[] = [
   { name: 'fetchColumns', run: async () => (await chwire.fetchColumns(sql, { settings })).rowCount },
   { name: 'streamColumns', run: async () => { let n = 0; for await (const b of chwire.streamColumns(sql, { settings })) n += b.rowCount; return n; } },
@@ -48,6 +58,8 @@ const calls: Call[] = [
       return n;
     },
   },
+  { name: 'insert', before: emptyInsertTable, run: async () => { await chwire.insert(insertTable, insertRows); return inserted(); } },
+  { name: 'official insert', before: emptyInsertTable, run: async () => { await official.insert({ table: insertTable, values: insertJson, format: 'JSONEachRow' }); return inserted(); } },
 ];
 
 const gaps = new Map<string, number[]>(calls.map((c) => [c.name, []]));
@@ -56,8 +68,11 @@ try {
   version = await chwire.serverVersion();
   await chwire.execute(`DROP TABLE IF EXISTS ${table}`);
   await chwire.execute(`CREATE TABLE ${table} ENGINE = Memory AS ${schemaSelect('b', ROWS)}`);
+  await chwire.execute(`DROP TABLE IF EXISTS ${insertTable}`);
+  await chwire.execute(`CREATE TABLE ${insertTable} (id UInt64, name String, ts DateTime, score Float64, delta Int32) ENGINE = Memory`);
   // Checks: every call sees the whole result (bytes: more than one per row).
   for (const c of calls) {
+    await c.before?.();
     const n = await c.run();
     if (c.name === 'streamRaw' ? n < ROWS : n !== ROWS) throw new Error(`${c.name}: ${n} rows, expected ${ROWS}`);
   }
@@ -65,6 +80,7 @@ try {
     // Rotated order per run, a full GC (with --expose-gc) before each call: no call inherits another's garbage.
     for (let k = 0; k < calls.length; k++) {
       const c = calls[(k + r) % calls.length]!;
+      await c.before?.();
       (globalThis as { gc?: () => void }).gc?.();
       const { gapMs } = await worstGap(c.run);
       gaps.get(c.name)!.push(gapMs);
@@ -72,6 +88,7 @@ try {
   }
 } finally {
   await chwire.execute(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+  await chwire.execute(`DROP TABLE IF EXISTS ${insertTable}`).catch(() => undefined);
   await chwire.close();
   await official.close();
 }

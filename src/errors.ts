@@ -82,29 +82,40 @@ export class ChwireDecodeError extends ChwireError {
   }
 }
 
-export interface EncodeErrorDetails {
+/**
+ * Where and why a value does not fit. `value` is the offending value itself: the error keeps only
+ * its kind (describeValue), never its text or digits. An error rebuilt from another (to reword
+ * it) passes `like` instead and keeps that one's description.
+ */
+export type EncodeErrorDetails = {
   column: string;
   /** 0-based index of the row in the caller's input. */
   row: number;
   /** What the column's type needs, e.g. `an integer in [0, 255]`. */
   expected: string;
-  /** The offending value (kept for inspection; never printed in full). */
-  value: unknown;
-}
+} & ({ value: unknown } | { like: ChwireEncodeError });
 
-/** A value that cannot be encoded as its column's type. Raised before the block is sent. */
+/**
+ * A value that cannot be encoded as its column's type. Raised before the block is sent.
+ * Insert values are data the caller may not want shown: the message and every field name the
+ * row, the column, what was expected and only the kind of what was given (`got a string (12
+ * characters)`, `got NaN`, `got an array of 3`); `row` and `column` locate the value in the
+ * caller's own input.
+ */
 export class ChwireEncodeError extends ChwireError {
   readonly column: string;
   readonly row: number;
   readonly expected: string;
-  readonly value: unknown;
+  /** The kind of the offending value (`a string (12 characters)`, `a bigint`, `NaN`…), never its content. */
+  readonly value: string;
   constructor(message: string, details: EncodeErrorDetails, options?: ChwireErrorOptions) {
+    const given = 'like' in details ? details.like.value : describeValue(details.value);
     // column '' is a problem of the whole row (not an object or array): no column to name.
-    super(ERROR_CODES.encode, `${message}: ${details.column === '' ? '' : `column ${JSON.stringify(details.column)}, `}row ${details.row}: expected ${details.expected}, got ${describeValue(details.value)}`, options);
+    super(ERROR_CODES.encode, `${message}: ${details.column === '' ? '' : `column ${JSON.stringify(details.column)}, `}row ${details.row}: expected ${details.expected}, got ${given}`, options);
     this.column = details.column;
     this.row = details.row;
     this.expected = details.expected;
-    this.value = details.value;
+    this.value = given;
   }
 }
 
@@ -155,14 +166,35 @@ export class ChwireConfigError extends ChwireError {
   }
 }
 
-function describeValue(v: unknown): string {
+/**
+ * The kind of an insert value, for errors: its type and what is not data (NaN, ±Infinity, an
+ * invalid Date, null, undefined, a string's length, an array's length, a class name), never its
+ * text or digits. Never throws (a hostile object's constructor getter is not trusted).
+ */
+export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (v === undefined) return 'undefined';
   switch (typeof v) {
-    case 'string': return `string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
-    case 'number': case 'boolean': return `${typeof v} ${String(v)}`;
-    case 'bigint': return `bigint ${String(v)}n`;
-    case 'object': return Array.isArray(v) ? `array(${v.length})` : v instanceof Date ? `Date ${Number.isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString()}` : (v.constructor?.name ?? 'object');
-    default: return typeof v;
+    case 'string': return `a string (${v.length} character${v.length === 1 ? '' : 's'})`;
+    case 'number': return Number.isNaN(v) ? 'NaN' : v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : 'a number';
+    case 'bigint': return 'a bigint';
+    case 'boolean': return 'a boolean';
+    case 'symbol': return 'a symbol';
+    case 'function': return 'a function';
+    case 'object': {
+      try {
+        if (Array.isArray(v)) return `an array of ${v.length}`;
+        if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'an invalid Date' : 'a Date';
+        const proto = Object.getPrototypeOf(v) as { constructor?: unknown } | null;
+        if (proto === null) return 'an object (null prototype)';
+        const ctor = Object.getOwnPropertyDescriptor(proto, 'constructor')?.value as { name?: unknown } | undefined;
+        const name = typeof ctor === 'function' && typeof ctor.name === 'string' && /^[A-Za-z_$][\w$]{0,63}$/.test(ctor.name) ? ctor.name : 'object';
+        if (ArrayBuffer.isView(v)) return `an object (${name}, ${v.byteLength} byte${v.byteLength === 1 ? '' : 's'})`;
+        return `an object (${name})`;
+      } catch {
+        return 'an object';
+      }
+    }
+    default: return 'a value';
   }
 }

@@ -37,6 +37,11 @@ export interface RowStreamDecoder<R = Row> {
    */
   pushSources?(chunk: Uint8Array): RowSource<R>[];
   /**
+   * Optional: pushSources for rows the caller keeps (fetch), which builds a big block's rows in
+   * slices between turns of the event loop. Same mixing rule as pushSources.
+   */
+  pushBuilt?(chunk: Uint8Array): RowSource<R>[];
+  /**
    * The body ended. Throws a ChwireDecodeError naming column, row and byte offset when bytes of an
    * incomplete row, block or header remain: a truncated body is never a short result.
    */

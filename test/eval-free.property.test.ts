@@ -3,7 +3,8 @@
 // and they give exactly what the generated code gives: for random schemas (every type family the
 // writer knows, hostile column names) and values, under random decode options, the RowBinary rows,
 // the Native block bytes (or the same ChwireEncodeError), and the Native rows (eager and lazy) are
-// deep-equal to this process's compiled results.
+// deep-equal to this process's compiled results; so are bigints into Float32/Float64 columns (a
+// block when exact, else the same ChwireEncodeError).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -49,6 +50,12 @@ test('interpreted paths (code generation refused) == generated code: RowBinary r
       nativeOptions: nativeOpts,
     };
   });
+  // Bigints into Float32/Float64 (taken only when exact, else an error): one row per job, so each
+  // value's outcome (block or error) is compared on its own.
+  const floatBigints = fc.sample(fc.tuple(fc.bigInt({ min: 1n, max: 2n ** 60n }), fc.nat(1030), fc.boolean()).map(([m, s, neg]) => (neg ? -(m << BigInt(s)) : m << BigInt(s))), { numRuns: 60 });
+  for (const b of [...floatBigints, 2n ** 24n + 1n, 2n ** 53n + 1n, 2n ** 53n, 2n ** 128n, 2n ** 1024n, -(2n ** 1023n)]) {
+    jobs.push({ rowbinary: jobs[0]!.rowbinary, encode: { columns: [{ name: 'f32', type: 'Float32' }, { name: 'f64', type: 'Nullable(Float64)' }], shape: 'array', rows: [[0, b], [b, 0]] }, nativeOptions: {} });
+  }
   const dir = mkdtempSync(join(tmpdir(), 'chwire-eval-free-'));
   try {
     const file = join(dir, 'jobs.bin');

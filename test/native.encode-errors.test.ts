@@ -3,7 +3,7 @@
 // ChwireEncodeError naming the column and the caller's row before any byte is produced.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChwireEncodeError } from '../src/errors.js';
+import { ChwireEncodeError, describeValue } from '../src/errors.js';
 import { compileNativeEncoder } from '../src/native/encoder.js';
 import { nativeBlocks } from '../src/native/blocks.js';
 
@@ -22,8 +22,8 @@ function expectEncodeError(type: string, value: unknown, expected: RegExp, offen
       assert.equal(e.column, 'c');
       assert.equal(e.row, 11, 'rowBase + index in the slice');
       assert.match(e.expected, expected);
-      assert.equal(e.value, offending, 'the error carries the offending (innermost) value');
-      assert.match(e.message, /column "c", row 11/);
+      assert.equal(e.value, describeValue(offending), 'the error describes the offending (innermost) value, never quoting it');
+      assert.ok(e.message.endsWith(`column "c", row 11: expected ${e.expected}, got ${e.value}`), e.message);
       return true;
     });
   }
@@ -97,6 +97,22 @@ for (const [type, value, expected, ...inner] of BAD) {
     expectEncodeError(type, value, expected, inner.length > 0 ? inner[0] : value);
   });
 }
+
+test('encode error: the value is described by its kind only', () => {
+  const cases: [unknown, string][] = [
+    ['abc', 'a string (3 characters)'], ['x', 'a string (1 character)'], [1.5, 'a number'], [NaN, 'NaN'],
+    [-Infinity, '-Infinity'], [2n ** 70n, 'a bigint'], [new Date(NaN), 'an invalid Date'], [new Date(0), 'a Date'],
+    [null, 'null'], [undefined, 'undefined'], [[1, 2, 3], 'an array of 3'], [new Map(), 'an object (Map)'],
+    [{}, 'an object (Object)'], [Object.create(null), 'an object (null prototype)'], [new Uint8Array(15), 'an object (Uint8Array, 15 bytes)'],
+    [true, 'a boolean'], [Symbol('secret'), 'a symbol'],
+  ];
+  for (const [v, kind] of cases) {
+    assert.equal(describeValue(v), kind);
+    const rows = [{ ok: 1, c: v }];
+    assert.throws(() => compileNativeEncoder([{ name: 'ok', type: 'UInt8' }, { name: 'c', type: 'IPv4' }], 'object').encodeBlock(rows, 0, 1, 4),
+      (e: unknown) => e instanceof ChwireEncodeError && e.value === kind && e.message === `value does not fit its column: column "c", row 4: expected ${e.expected}, got ${kind}`);
+  }
+});
 
 test('encode error: nested failures report the caller row, not the flat element index', () => {
   const enc = compileNativeEncoder([{ name: 'a', type: 'Array(LowCardinality(String))' }], 'array');

@@ -167,11 +167,13 @@ test('what cannot be represented is a ChwireConfigError naming the parameter and
     [[new Date(-999)], /p\[0\]: .*last second before 1970/],
     ['a\uD800b', /p: string contains a lone UTF-16 surrogate/],
     [['ok', undefined], /p\[1\]: cannot send undefined/],
-    [{ a: { b: [1, () => 0] } }, /p\.a\.b\[1\]: cannot send a function/],
+    [{ a: { b: [1, () => 0] } }, /p\{value 0\}\{value 0\}\[1\]: cannot send a function/],
     [new Point(), /p: cannot send a Point/],
     [new Set([1]), /p: cannot send a Set/],
     [cyclic, /p\[0\]: the value contains itself/],
-    [new Map([['k', undefined]]), /cannot send undefined/],
+    [new Map([['k', 1], ['k2', undefined]]), /p\{value 1\}: cannot send undefined/],
+    [new Map([[() => 0, 1]]), /p\{key 0\}: cannot send a function/],
+    [{ 'k\uD800': 1 }, /p\{key 0\}: string contains a lone UTF-16 surrogate/],
   ];
   for (const [v, message] of cases) {
     assert.throws(() => formatQueryParams({ p: v }), (e: unknown) => e instanceof ChwireConfigError && message.test(e.message), String(message));

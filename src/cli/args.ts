@@ -54,7 +54,8 @@ export function decodeOptions(values: Record<string, unknown>): DecodeOptions {
 export function pairs(list: readonly string[] | undefined, what: string): [string, string][] {
   return (list ?? []).map((p) => {
     const eq = p.indexOf('=');
-    if (eq <= 0) throw new UsageError(`${what} must look like name=value, got ${JSON.stringify(p)}`);
+    // The argument is not echoed: without a name it may be all value (a --param's value is a secret).
+    if (eq <= 0) throw new UsageError(`${what} must look like name=value, got ${eq < 0 ? `an argument without '='` : `one with nothing before '='`}`);
     return [p.slice(0, eq), p.slice(eq + 1)];
   });
 }

@@ -83,6 +83,8 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
             if (turns.due()) await turns.turn();
           }
         }
+        // Chunks of a block still arriving give no batch: a turn now and then all the same.
+        if (turns.due()) await turns.turn();
       }
       const appended = trailingServerError(q.response.tailText(), this.queryId);
       if (appended !== undefined) throw appended;

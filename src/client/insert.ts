@@ -180,13 +180,14 @@ function staleError(table: string, was: readonly TableColumn[], now: readonly Ta
 /** Unknown-column errors read the same for every row and say how to refresh a cached schema. */
 function decorate(e: unknown, table: string, schema: TableSchema): unknown {
   if (!(e instanceof ChwireEncodeError) || !e.message.startsWith('unknown column')) return e;
-  return unknownColumn(e.column, e.row, e.value, table, schema.columns, e);
+  return unknownColumn(e.column, e.row, { like: e }, table, schema.columns, e);
 }
 
-function unknownColumn(column: string, row: number, value: unknown, table: string, cols: readonly TableColumn[], cause?: unknown): ChwireEncodeError {
+/** `given`: the value under the unknown key, or the error that already described it. */
+function unknownColumn(column: string, row: number, given: { value: unknown } | { like: ChwireEncodeError }, table: string, cols: readonly TableColumn[], cause?: unknown): ChwireEncodeError {
   const names = cols.map((c) => JSON.stringify(c.name)).join(', ');
   return new ChwireEncodeError('unknown column', {
-    column, row, value,
+    column, row, ...given,
     expected: `one of the insertable columns of ${table} (${names}), as read from the server for this insert (client.refreshSchema() forgets cached schemas)`,
   }, cause === undefined ? undefined : { cause });
 }
@@ -214,7 +215,7 @@ async function encodeAndSend(
       // A key whose value is undefined is ignored, as the encoder does in every other row.
       const v = (first as Record<string, unknown>)[k];
       if (!known.has(k) && v !== undefined) {
-        const err = unknownColumn(k, 0, v, table, cols);
+        const err = unknownColumn(k, 0, { value: v }, table, cols);
         Object.defineProperty(err, PRECHECK, { value: true });
         throw err;
       }

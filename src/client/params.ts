@@ -7,6 +7,8 @@
 // Invariant: for every value accepted, the server parses the text back to exactly that value
 // (property-tested on the engine through `SET param_p = …`, the same binder as HTTP's param_*);
 // everything the text form cannot carry is a ChwireConfigError, never a silently changed value.
+// Such an error names the parameter and the place in it (`p[2]`, `p{value 0}`: map and object
+// entries by position, never by key) and the kind of the value, never its text or digits.
 // Values are never spliced into SQL: this text only ever travels as a parameter.
 import { ChwireConfigError } from '../errors.js';
 import type { TypeNode } from '../types/ast.js';
@@ -107,7 +109,7 @@ function formatDate(d: Date, path: string, t: TypeNode | undefined): string {
     const zone = t !== undefined && t.kind === 'DateTime64' ? t.timezone : undefined;
     const clock = zone === undefined ? undefined : zoneClock(zone);
     if (clock !== undefined) return `${clock(ms)}.${String(ms + 1000).padStart(3, '0')}`;
-    fail(path, `${d.toISOString()} is in the last second before 1970, which the server reads back exactly only as text in the parameter's time zone: name the zone in the placeholder ({${path}:DateTime64(3, 'UTC')}) or send the text, e.g. '1969-12-31 23:59:59.999' (read in the server's zone)`);
+    fail(path, `the Date is in the last second before 1970, which the server reads back exactly only as text in the parameter's time zone: name the zone in the placeholder ({${path}:DateTime64(3, 'UTC')}) or send the text, e.g. '1969-12-31 23:59:59.999' (read in the server's zone)`);
   }
   const abs = Math.abs(ms);
   const seconds = String(Math.floor(abs / 1000)).padStart(10, '0');
@@ -153,7 +155,11 @@ class Formatter {
       if (v instanceof QueryTuple) return `(${v.values.map((x, i) => inner(x, `${path}[${i}]`, partType(t, i))).join(', ')})`;
       if (v instanceof Map) {
         const parts: string[] = [];
-        for (const [k, x] of v) parts.push(`${inner(k, `${path} key`, partType(t, 'key'))}: ${inner(x, `${path}.get(${String(k)})`, partType(t, 'value'))}`);
+        let i = 0;
+        for (const [k, x] of v) {
+          parts.push(`${inner(k, `${path}{key ${i}}`, partType(t, 'key'))}: ${inner(x, `${path}{value ${i}}`, partType(t, 'value'))}`);
+          i++;
+        }
         return `{${parts.join(', ')}}`;
       }
       if (ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof Uint8Array)) {
@@ -162,9 +168,9 @@ class Formatter {
         return `[${items.map((x, i) => inner(x, `${path}[${i}]`, partType(t, i))).join(', ')}]`;
       }
       if (isPlainObject(v)) {
-        const parts = Object.keys(v).map((k) => {
-          checkString(k, `${path} key`);
-          return `${quote(k)}: ${inner((v as Record<string, unknown>)[k], `${path}.${k}`, partType(t, 'value'))}`;
+        const parts = Object.keys(v).map((k, i) => {
+          checkString(k, `${path}{key ${i}}`);
+          return `${quote(k)}: ${inner((v as Record<string, unknown>)[k], `${path}{value ${i}}`, partType(t, 'value'))}`;
         });
         return `{${parts.join(', ')}}`;
       }

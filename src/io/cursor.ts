@@ -29,3 +29,13 @@ export function resetCursor(c: Cursor, u8: Uint8Array, start: number, end: numbe
   c.end = end;
   c.need = 0;
 }
+
+/**
+ * A stream decoder's cursor also knows the body offset of u8[0], so that a reader can recognise
+ * the same bytes after the stream's buffer has moved (see the Native `stringReader`).
+ */
+export interface NativeCursor extends Cursor {
+  origin?: number;
+  /** Set by a resumable read that stopped inside a column: where it continues (native/resumable.ts). */
+  resume?: number;
+}

@@ -6,6 +6,12 @@
 // - Resumable at column granularity: `progress` remembers the header and the columns already
 //   read (as offsets from the block's first byte), so a stream that stops mid-block re-reads only
 //   the unfinished column when more bytes arrive, never the whole block (no quadratic re-reading).
+// - And inside a column, for readers that can stop there (resumable.ts): when `onColumn` throws
+//   NEED_MORE with `c.resume` set, `progress` keeps the column and that resume point, and the next
+//   attempt calls `onColumn(…, fresh = false)` at exactly that point, without its header again.
+//   Every byte before `blockStart + progress.rel` is then spent: a stream decoder whose readers
+//   copy what they keep may drop those bytes (`dropSpent`) and retry with the block starting at
+//   the first byte it still holds.
 // - Running out of bytes throws NEED_MORE with `c.need` an exact lower bound on the bytes needed;
 //   `progress.column` names the column being read, for truncation errors at end().
 // - Header lengths are checked before anything is allocated; corrupt bytes become a
@@ -17,7 +23,7 @@ import { parseType } from '../types/parse.js';
 import { readBinaryType } from '../types/binary.js';
 import { printType } from '../types/print.js';
 import { NEED_MORE } from '../io/need-more.js';
-import type { Cursor } from '../io/cursor.js';
+import type { Cursor, NativeCursor } from '../io/cursor.js';
 import { DecodeFault, MAX_LENGTH, fault } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
@@ -63,10 +69,25 @@ export interface BlockProgress<R> {
   slots: ColumnSlot<R>[];
   /** Column being read when the last attempt stopped (undefined while in the block header). */
   column: string | undefined;
+  /** The column stopped inside its data at `rel` by a resumable read (undefined otherwise). */
+  current: ColumnSlot<R> | undefined;
 }
 
 export function newProgress<R>(): BlockProgress<R> {
-  return { active: false, rel: 0, ncols: 0, rows: 0, slots: [], column: undefined };
+  return { active: false, rel: 0, ncols: 0, rows: 0, slots: [], column: undefined, current: undefined };
+}
+
+/**
+ * After an attempt that stopped inside the block at `blockStart` (the first byte a stream still
+ * holds): how many of its bytes are spent and may be dropped. The progress is rebased so that the
+ * next attempt starts the block at the first byte kept. Only for decoders whose readers copy what
+ * they keep (never views of the input).
+ */
+export function dropSpent<R>(p: BlockProgress<R>): number {
+  if (!p.active) return 0;
+  const spent = p.rel;
+  p.rel = 0;
+  return spent;
 }
 
 function readString(c: Cursor): string {
@@ -99,8 +120,8 @@ export function readBinaryTypeText(c: Cursor): string {
  * normally only when the whole block was read; c.pos is then just after it.
  */
 export function readBlock<R>(
-  c: Cursor, blockStart: number, p: BlockProgress<R>, cache: SlotCache<R>, origin: number, rowBase: number,
-  onColumn: (slot: ColumnSlot<R>, k: number, rows: number) => void,
+  c: NativeCursor, blockStart: number, p: BlockProgress<R>, cache: SlotCache<R>, origin: number, rowBase: number,
+  onColumn: (slot: ColumnSlot<R>, k: number, rows: number, fresh: boolean) => void,
 ): void {
   try {
     if (!p.active) {
@@ -118,15 +139,30 @@ export function readBlock<R>(
     }
     while (p.slots.length < p.ncols) {
       c.pos = blockStart + p.rel;
-      p.column = undefined;
-      const name = readString(c);
-      p.column = name;
-      const slot = cache.get(name, cache.binaryTypes ? readBinaryTypeText(c) : readString(c));
-      if (p.rows > 0) {
+      let slot = p.current;
+      const fresh = slot === undefined;
+      if (slot === undefined) {
+        p.column = undefined;
+        const name = readString(c);
+        p.column = name;
+        slot = cache.get(name, cache.binaryTypes ? readBinaryTypeText(c) : readString(c));
         // Every row of a column with width takes ≥ 1 byte: an exact lower bound before allocating.
-        if (hasWidth(slot.node)) need(c, p.rows);
-        onColumn(slot, p.slots.length, p.rows);
+        if (p.rows > 0 && hasWidth(slot.node)) need(c, p.rows);
       }
+      if (p.rows > 0) {
+        c.resume = -1;
+        try {
+          onColumn(slot, p.slots.length, p.rows, fresh);
+        } catch (e) {
+          if (e === NEED_MORE && c.resume !== undefined && c.resume >= 0) {
+            // Stopped inside the column's data: continue there, past what the reader already took.
+            p.current = slot;
+            p.rel = c.resume - blockStart;
+          }
+          throw e;
+        }
+      }
+      p.current = undefined;
       p.slots.push(slot);
       p.rel = c.pos - blockStart;
     }
@@ -134,6 +170,7 @@ export function readBlock<R>(
   } catch (e) {
     if (e instanceof DecodeFault) {
       p.active = false;
+      p.current = undefined;
       throw new ChwireDecodeError(e.message, { column: p.column, row: p.column === undefined ? undefined : rowBase, offset: origin + e.offset });
     }
     throw e;

@@ -35,9 +35,11 @@ export interface NativeColumnsDecoder {
 class ChunkFeeder {
   /** Keeps up to 64 MiB when emptied: the decoder lives for one result (see ByteQueue). */
   private readonly queue = new ByteQueue(64 << 20);
-  private readonly cursor: NativeCursor = Object.assign(createCursor(new Uint8Array(0)), { origin: 0 });
+  private readonly cursor: NativeCursor = Object.assign(createCursor(new Uint8Array(0)), { origin: 0, resume: -1 });
   /** Body offset of queue.start. */
   private consumed = 0;
+  /** Body offset of the block being read. */
+  private blockAt = 0;
   /** Do not retry before the queue holds this many bytes (an exact lower bound from the readers). */
   private waitFor = 0;
   private bytesIn = 0;
@@ -55,21 +57,27 @@ class ChunkFeeder {
       c.origin = this.consumed - q.start;
       const rows = this.blocks.block(c, q.start, this.consumed - q.start);
       if (rows === false) {
-        this.waitFor = Math.max(c.need - q.start, q.length + 1);
+        const wait = Math.max(c.need - q.start, q.length + 1);
+        // The block's bytes before where its reading stopped are spent (the collectors copied them).
+        const spent = this.blocks.dropSpent();
+        this.consumed += spent;
+        q.consume(spent);
+        this.waitFor = wait - spent;
         break;
       }
       const used = c.pos - q.start;
       this.consumed += used;
       q.consume(used);
+      this.blockAt = this.consumed;
       this.waitFor = 0;
       onBlock(rows);
     }
   }
 
   end(): void {
-    if (this.queue.length === 0) return;
+    if (this.queue.length === 0 && !this.blocks.inBlock) return;
     const column = this.blocks.column;
-    throw new ChwireDecodeError(`the body ends inside a Native block (${this.queue.length} bytes of it received)`, {
+    throw new ChwireDecodeError(`the body ends inside a Native block (${this.bytesIn - this.blockAt} bytes of it received)`, {
       column, row: column === undefined ? undefined : this.blocks.rowCount, offset: this.bytesIn,
     });
   }

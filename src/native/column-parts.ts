@@ -16,12 +16,15 @@ import { NEED_MORE } from '../io/need-more.js';
 import { fault, MAX_LENGTH } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import { lowCardinalityPrefix, readLowCardinalityPart, need, type ColumnReader, type NativeCursor, type Values } from './column-readers.js';
+import { ByteStore, ResumableFixed, ResumableStrings } from './resumable.js';
 import type {
   NumericArray, NativeColumn, RawStringsColumn, EnumColumn, LowCardinalityColumn,
 } from './column-shapes.js';
 
 export interface Collector {
   read(c: NativeCursor, rows: number): void;
+  /** The same part read as the bytes arrive, for a stream's top-level column (resumable.ts). */
+  resume?(c: NativeCursor, rows: number, fresh: boolean): void;
   /** The part read last, as a column of its own; the collector then holds nothing. */
   takeBlock(): NativeColumn;
   /** All parts read, in order, joined into one column of `total` rows. */
@@ -90,8 +93,10 @@ class Parts<P> {
 /** Fixed-width values as a typed array of their wire integers (numbers, dates, decimals, IPv4…). */
 export function typedCollector(C: TypedCtor, views: boolean): Collector {
   const parts = new Parts<Range>();
+  const resumable = new ResumableFixed(C.BYTES_PER_ELEMENT, (u8, rows): Range => ({ u8, start: 0, rows }));
   return {
     read(c, rows) { parts.push(takeRange(c, C.BYTES_PER_ELEMENT, rows, views)); },
+    ...(views ? {} : { resume(c: NativeCursor, rows: number, fresh: boolean) { parts.push(resumable.read(c, rows, fresh)); } }),
     takeBlock() { return rangeArray(C, parts.take()); },
     finish(total) { return parts.list.length === 0 ? new C(0) : joinRanges(C, parts.list, total); },
   };
@@ -191,7 +196,27 @@ function rawPart(u8: Uint8Array, colStart: number, scan: StringScan): RawStrings
 export function rawStringsCollector(fixed: number): Collector {
   const parts = new Parts<RawStringsColumn>();
   let memo: StringScan | undefined;
+  // Resumable (String): each value's bytes copied into one store as they arrive.
+  let store = new ByteStore(0);
+  let offsets = new Uint32Array(1);
+  const scan = new ResumableStrings((u8, from, to, i) => {
+    store.push(u8, from, to);
+    offsets[i + 1] = store.length;
+  });
   return {
+    ...(fixed > 0 ? {} : {
+      resume(c: NativeCursor, n: number, fresh: boolean) {
+        if (fresh) {
+          store = new ByteStore(Math.min(16 * n, 1 << 26));
+          offsets = new Uint32Array(n + 1);
+          scan.i = 0;
+        }
+        scan.scan(c, n);
+        parts.push({ kind: 'strings', offsets, data: store.take() });
+        store = new ByteStore(0);
+        offsets = new Uint32Array(1);
+      },
+    }),
     read(c, n) {
       if (fixed > 0) {
         need(c, fixed * n);
@@ -323,7 +348,9 @@ export function lowCardinalityCollector(dict: ColumnReader, nullable: boolean): 
 /** Any other type: an array of the row decoders' JS values. */
 export function valuesCollector(reader: ColumnReader): Collector {
   const parts = new Parts<Values>();
+  const resume = reader.resume;
   return {
+    ...(resume === undefined ? {} : { resume(c: NativeCursor, rows: number, fresh: boolean) { parts.push(resume(c, rows, fresh)); } }),
     read(c, rows) {
       reader.prefix(c);
       parts.push(reader.read(c, rows));

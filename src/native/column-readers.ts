@@ -17,7 +17,9 @@ import type { TypeNode } from '../types/ast.js';
 import { decimalByteWidth } from '../types/ast.js';
 import { ChwireTypeError } from '../errors.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
-import type { Cursor } from '../io/cursor.js';
+import type { Cursor, NativeCursor } from '../io/cursor.js';
+
+export type { NativeCursor } from '../io/cursor.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { fault, MAX_LENGTH } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
@@ -34,12 +36,19 @@ import {
 import { setOwn } from '../convert/objects.js';
 import { objectKeyOptions } from '../plan/structural.js';
 import { keyText, type KeyText } from '../plan/key-text.js';
+import { ResumableFixed, ResumableStrings, STEP_BYTES } from './resumable.js';
 
 export type Values = ArrayLike<unknown>;
 
 export interface ColumnReader {
   prefix(c: Cursor): void;
   read(c: Cursor, n: number): Values;
+  /**
+   * For a top-level column of a stream, where the reader has no state prefix: the same values,
+   * read as the bytes arrive (resumable.ts protocol: `fresh` starts the column, a stop sets
+   * `c.resume`). Absent where the type is only read whole.
+   */
+  resume?(c: NativeCursor, n: number, fresh: boolean): Values;
 }
 
 /** Options for one column, plus the hook used for types this file does not read itself. */
@@ -90,8 +99,30 @@ export function readCount(c: Cursor, what: string): number {
 
 /** Fixed-width values converted one by one. */
 function perValue(width: number, get: (c: Cursor, p: number) => unknown): ColumnReader {
+  // Resumable: the values converted so far and how many.
+  let out: unknown[] = [];
+  let done = 0;
   return {
     prefix() {},
+    resume(c, n, fresh) {
+      if (fresh) {
+        out = new Array<unknown>(n);
+        done = 0;
+      }
+      const stop = done + Math.min(n - done, Math.floor((c.end - c.pos) / width));
+      let p = c.pos;
+      for (let i = done; i < stop; i++, p += width) out[i] = get(c, p);
+      done = stop;
+      c.pos = p;
+      if (done < n) {
+        c.resume = p;
+        c.need = p + Math.min((n - done) * width, Math.max(width, STEP_BYTES));
+        throw NEED_MORE;
+      }
+      const r = out;
+      out = [];
+      return r;
+    },
     read(c, n) {
       need(c, width * n);
       const out = new Array<unknown>(n);
@@ -104,7 +135,9 @@ function perValue(width: number, get: (c: Cursor, p: number) => unknown): Column
 }
 
 function typed<T extends Values>(Ctor: TypedCtor<T>, views: boolean): ColumnReader {
-  return { prefix() {}, read: (c, n) => typedAt(c, Ctor, n, views) };
+  if (views) return { prefix() {}, read: (c, n) => typedAt(c, Ctor, n, views) };
+  const resumable = new ResumableFixed(Ctor.BYTES_PER_ELEMENT, (u8, n) => new Ctor(u8.buffer, 0, n));
+  return { prefix() {}, read: (c, n) => typedAt(c, Ctor, n, views), resume: (c, n, fresh) => resumable.read(c, n, fresh) };
 }
 
 function int64Reader(signed: boolean, mode: ResolvedValueOptions['int64'], views: boolean): ColumnReader {
@@ -127,11 +160,7 @@ function bfloat16(bits: number): number {
   return f32[0]!;
 }
 
-/**
- * A stream decoder's cursor also knows the body offset of u8[0], so that a reader can recognise
- * the same bytes after the stream's buffer has moved (see `stringReader`).
- */
-export interface NativeCursor extends Cursor { origin?: number }
+
 
 /** Progress of a variable-length column read, keyed by the body offset where it started. */
 interface Partial { start: number; n: number; i: number; at: number; out: unknown[]; done: boolean }
@@ -141,8 +170,25 @@ function stringReader(bytes: boolean, fixed: number): ColumnReader {
   // (body offsets survive buffer moves), so each retry continues instead of starting over. A
   // completed read is remembered too, for parents (Tuple, Map) that are retried as a whole.
   let memo: Partial | undefined;
+  // Top-level String columns of streams: each value decoded as soon as its bytes are in.
+  let values: unknown[] = [];
+  const scan = new ResumableStrings(bytes
+    ? (u8, s, e, i) => { values[i] = copyBytes(u8, s, e); }
+    : (u8, s, e, i) => { values[i] = utf8Decode(u8, s, e); });
   return {
     prefix() {},
+    ...(fixed > 0 ? {} : {
+      resume(c: NativeCursor, n: number, fresh: boolean): Values {
+        if (fresh) {
+          values = new Array<unknown>(n);
+          scan.i = 0;
+        }
+        scan.scan(c, n);
+        const r = values;
+        values = [];
+        return r;
+      },
+    }),
     read(c: NativeCursor, n) {
       const u8 = c.u8;
       if (fixed > 0) {

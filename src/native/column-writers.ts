@@ -20,7 +20,7 @@ import { failedAt, remap, isList, type ColumnWriter } from './writer-core.js';
 import { nullableWriter, arrayWriter, tupleWriter, mapWriter, lowCardinalityWriter, variantWriter } from './composite-writers.js';
 
 import {
-  EncodeFail, fail, intRange, makeSmallInt, makeBigInt, toFloat, toBool, toBFloat16, makeDecimal, makeDays,
+  EncodeFail, fail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, toBFloat16, makeDecimal, makeDays,
   toDateTime, makeDateTime64, toTime, makeTime64, writeUuid, toIpv4, writeIpv6,
 } from './encode-values.js';
 
@@ -350,8 +350,8 @@ export function columnWriter(t: TypeNode, text: string): ColumnWriter {
     case 'Int128': return wideWriter(128, makeBigInt(intRange(128, true)), 0);
     case 'UInt256': return wideWriter(256, makeBigInt(intRange(256, false)), 0);
     case 'Int256': return wideWriter(256, makeBigInt(intRange(256, true)), 0);
-    case 'Float32': return typedWriter(Float32Array, toFloat, 0);
-    case 'Float64': return typedWriter(Float64Array, toFloat, 0);
+    case 'Float32': return typedWriter(Float32Array, makeFloat(true), 0);
+    case 'Float64': return typedWriter(Float64Array, makeFloat(false), 0);
     case 'BFloat16': return typedWriter(Uint16Array, toBFloat16, 0);
     case 'Bool': return typedWriter(Uint8Array, toBool, false);
     case 'Decimal': {

@@ -19,7 +19,7 @@ import { typeEquals } from '../types/equals.js';
 import { createCursor, type Cursor } from '../io/cursor.js';
 import { plainBytes } from '../io/bytes.js';
 import { NEED_MORE } from '../io/need-more.js';
-import { readBlock, newProgress, SlotCache } from './block-reader.js';
+import { readBlock, newProgress, dropSpent, SlotCache } from './block-reader.js';
 import type { Collector } from './column-parts.js';
 import { ColumnarPlan, type NativeColumnsOptions } from './column-plan.js';
 import type { NativeColumns } from './column-shapes.js';
@@ -57,6 +57,12 @@ export class ColumnBlocks {
   /** The column being read when the bytes ran out (for truncation errors). */
   get column(): string | undefined { return this.progress.column; }
 
+  /** Whether a block was left unfinished by the last call. */
+  get inBlock(): boolean { return this.progress.active; }
+
+  /** A stream's spent bytes of the unfinished block (block-reader.ts `dropSpent`); never with views. */
+  dropSpent(): number { return this.views ? 0 : dropSpent(this.progress); }
+
   /**
    * Read (the rest of) the block at `start`; false when the bytes end inside it (progress is
    * kept, call again from the same `start` with more bytes). `origin`: body offset of c.u8[0].
@@ -65,13 +71,15 @@ export class ColumnBlocks {
   block(c: Cursor, start: number, origin: number): number | false {
     const names = this.names;
     try {
-      readBlock(c, start, this.progress, this.cache, origin, this.rowCount, (slot, k, rows) => {
+      readBlock(c, start, this.progress, this.cache, origin, this.rowCount, (slot, k, rows, fresh) => {
         if (names === undefined) {
           if (this.collectors.length === k) this.collectors.push(this.plan.collector(slot.node, slot.name, slot.type, this.views));
         } else if (names[k] !== slot.name || this.types[k] !== slot.type) {
           throw new ChwireDecodeError(`block column ${k} is ${JSON.stringify(slot.name)} ${slot.type}, the first block had ${JSON.stringify(names[k])} ${this.types[k]}`, { offset: origin + c.pos });
         }
-        this.collectors[k]!.read(c, rows);
+        const col = this.collectors[k]!;
+        if (!this.views && col.resume !== undefined) col.resume(c, rows, fresh);
+        else col.read(c, rows);
       });
     } catch (e) {
       if (e === NEED_MORE) return false;

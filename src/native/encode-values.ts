@@ -4,11 +4,14 @@
 //
 // Invariant: a coercer either returns a value that is in range for its column type or throws an
 // EncodeFail; it never clamps, wraps or rounds silently (except the documented truncation of
-// sub-unit time: Date/ms → DateTime seconds floor, and Float64 → Float32 rounding).
+// sub-unit time: Date/ms → DateTime seconds floor, Float64 → Float32 and → BFloat16 rounding of
+// numbers, and numeric text read as the nearest double). A bigint into Float32/Float64 is taken
+// only when exact.
 //
 // Accepted inputs (also in docs/native.md):
 //   integers   number (safe integer), bigint, decimal integer string
-//   floats     number, bigint, numeric string, 'nan' / 'inf' / '-inf'
+//   floats     number, bigint (Float32/Float64: only when exactly representable), numeric string,
+//              'nan' / 'inf' / '-inf'
 //   Decimal    string (exact; no more than S fractional digits unless they are zeros), number
 //              (through its shortest text), bigint (an integer value)
 //   Date/Date32/DateTime/DateTime64   Date, number = milliseconds since the epoch (as the decoder's
@@ -81,6 +84,25 @@ export function makeBigInt(r: IntRange): (v: unknown) => bigint {
 
 const FLOAT_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/**
+ * A Float64 (`f32` false) or Float32 (`f32` true) value. A bigint is taken only when the column's
+ * float type holds it exactly: Float64 has a 53-bit significand, Float32 a 24-bit one, so a bigint
+ * beyond 2^53 (2^24) whose low bits are not all zero, or beyond the finite range, would be rounded
+ * or become infinite: it fails instead.
+ */
+export function makeFloat(f32: boolean): (v: unknown) => number {
+  const bigExpected = `a number, or a bigint that ${f32 ? 'Float32' : 'Float64'} holds exactly (|v| up to 2^${f32 ? 24 : 53}, or with the low bits beyond the ${f32 ? 24 : 53}-bit significand zero)`;
+  return (v) => {
+    if (typeof v === 'bigint') {
+      const n = f32 ? Math.fround(Number(v)) : Number(v);
+      if (Number.isFinite(n) && BigInt(n) === v) return n;
+      return fail(bigExpected, v);
+    }
+    return toFloat(v);
+  };
+}
+
+/** A number from a number, a numeric string or 'nan'/'inf'/'-inf'; a bigint rounded to the nearest double (BFloat16 only: Float32/Float64 take makeFloat). */
 export function toFloat(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);

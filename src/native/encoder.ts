@@ -9,12 +9,13 @@
 //   constants array `K`; integers enter through `int()`, which checks them.
 // - A block is returned only after every value of every column has been validated: an error
 //   leaves nothing half-written (the caller never sees partial bytes).
-// - Errors are ChwireEncodeError{column, row: rowBase + index in the block, expected, value}.
+// - Errors are ChwireEncodeError{column, row: rowBase + index in the block, expected, value}, where
+//   `value` is only the kind of the offending value (errors.ts describeValue), never its content.
 import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import type { TypeNode } from '../types/ast.js';
 import { parseType } from '../types/parse.js';
 import { columnWriter, type ColumnWriter } from './column-writers.js';
-import { EncodeFail, intRange, makeSmallInt, makeBigInt, toFloat, toBool, toDateTime, fixedDateTime, makeDays, makeDateTime64 } from './encode-values.js';
+import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, toDateTime, fixedDateTime, makeDays, makeDateTime64 } from './encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
 import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
 import { interpretedEncodeBlock, type TypedArrayName } from './interpreted-encoder.js';
@@ -91,7 +92,7 @@ function inlineFor(t: TypeNode): Inline | undefined {
         alloc: (k) => `const a${k} = new ${ctor}(n);`,
         store: (k) => `a${k}[j] = typeof v === 'number' ? v : S[${k}](v);`,
         out: (k) => `a${k}`,
-        slow: toFloat,
+        slow: makeFloat(t.kind === 'Float32'),
       };
     }
     case 'Bool': return {
@@ -273,7 +274,7 @@ function makeHelpers(names: readonly string[]) {
     rowError(e: unknown, col: number, row: number): unknown {
       // checkKeys throws before the row number is known: give it the row here.
       if (e instanceof ChwireEncodeError && e.row === -1) {
-        return new ChwireEncodeError('unknown column', { column: e.column, row, expected: e.expected, value: e.value });
+        return new ChwireEncodeError('unknown column', { column: e.column, row, expected: e.expected, like: e });
       }
       return toError(e, col, row);
     },

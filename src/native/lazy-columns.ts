@@ -29,6 +29,7 @@ import {
 import { uuidToString, uuidToBytes } from '../convert/uuid.js';
 import { ipv4ToString, ipv6ToString } from '../convert/ip.js';
 import { need, type NativeCursor } from './column-readers.js';
+import { ByteStore, ResumableFixed, ResumableStrings } from './resumable.js';
 
 /** One column of one block, as kept until its rows are built. */
 export type LazyData = unknown;
@@ -36,6 +37,8 @@ export type LazyData = unknown;
 export interface LazyColumn {
   /** Read n values' raw data (no state prefix: lazy types have none). */
   read(c: NativeCursor, n: number): LazyData;
+  /** The same data read as the bytes arrive, for a stream's top-level column (resumable.ts). */
+  resume(c: NativeCursor, n: number, fresh: boolean): LazyData;
   /** The JS value of row i. */
   readonly at: (data: LazyData, i: number) => unknown;
 }
@@ -45,7 +48,9 @@ interface Raw { readonly dv: DataView; readonly u8: Uint8Array }
 type RawGet = (r: Raw, p: number) => unknown;
 
 function fixed(width: number, get: RawGet): LazyColumn {
+  const resumable = new ResumableFixed(width, (u8) => ({ dv: new DataView(u8.buffer), u8 } satisfies Raw));
   return {
+    resume: (c, n, fresh) => resumable.read(c, n, fresh),
     read(c, n) {
       need(c, width * n);
       const u8 = copyBytes(c.u8, c.pos, c.pos + width * n);
@@ -58,7 +63,9 @@ function fixed(width: number, get: RawGet): LazyColumn {
 
 /** DateTime as a Uint32Array copy: the hottest lazy type, read without a DataView per value. */
 function seconds(conv: (s: number) => unknown): LazyColumn {
+  const resumable = new ResumableFixed(4, (u8, n) => new Uint32Array(u8.buffer, 0, n));
   return {
+    resume: (c, n, fresh) => resumable.read(c, n, fresh),
     read(c, n) {
       need(c, 4 * n);
       const a = new Uint32Array(copyBytes(c.u8, c.pos, c.pos + 4 * n).buffer);
@@ -76,7 +83,30 @@ interface Scan { start: number; n: number; i: number; at: number; s: Uint32Array
 
 function strings(bytes: boolean): LazyColumn {
   let memo: Scan | undefined;
+  // Resumable: each value's bytes copied into one store as they arrive, with where it starts and ends.
+  let store = new ByteStore(0);
+  let s = new Uint32Array(0);
+  let e = new Uint32Array(0);
+  const scan = new ResumableStrings((u8, from, to, i) => {
+    s[i] = store.length;
+    store.push(u8, from, to);
+    e[i] = store.length;
+  });
   return {
+    resume(c, n, fresh) {
+      if (fresh) {
+        // Room for 16 bytes a value (pages are touched only as they are written); doubles if short.
+        store = new ByteStore(Math.min(16 * n, 1 << 26));
+        s = new Uint32Array(n);
+        e = new Uint32Array(n);
+        scan.i = 0;
+      }
+      scan.scan(c, n);
+      const out: Strings = { b: store.take(), s, e };
+      store = new ByteStore(0);
+      s = e = new Uint32Array(0);
+      return out;
+    },
     read(c, n) {
       const origin = c.origin ?? 0;
       const start = origin + c.pos;

@@ -15,6 +15,7 @@
 //   demand; columns with a lazy form (lazy-columns.ts) keep raw data until then, the others their
 //   eager values. Rows equal those of `push`. The mode is fixed by the first call: `push` on a
 //   lazy decoder builds every row of its sources, `pushSources` on an eager one wraps its rows.
+//   `pushBuilt` (fetch) is pushSources with a row function of its own (rows that are kept).
 import { ChwireDecodeError } from '../errors.js';
 import type { ColumnInfo, Row, RowSource, RowStreamDecoder } from '../stream-decoder.js';
 import type { TypeNode } from '../types/ast.js';
@@ -23,7 +24,7 @@ import { NEED_MORE } from '../io/need-more.js';
 import { ByteQueue } from '../io/chunks.js';
 import { plainBytes } from '../io/bytes.js';
 import { columnReader, type ColumnReader, type ReaderContext, type Values, type NativeCursor } from './column-readers.js';
-import { readBlock, newProgress, SlotCache, type BlockProgress } from './block-reader.js';
+import { readBlock, newProgress, dropSpent, SlotCache, type BlockProgress } from './block-reader.js';
 import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOptions } from './options.js';
 import { specialReader } from './column-dynamic.js';
 import { lazyColumn, type LazyColumn } from './lazy-columns.js';
@@ -78,13 +79,16 @@ const factories = new BoundedCache<SourceFactory>(256);
  * per column list and cached, bounded): column k is read as `c<k>[i]` (eager values) or
  * `g<k>(c<k>, i)` (lazy data and its converter), both hoisted into the closure of the block.
  */
-function sourceFactory(names: readonly string[], shape: 'object' | 'array', lazy: readonly boolean[]): SourceFactory {
-  const key = shape + '\u0000' + lazy.map((l) => (l ? 1 : 0)).join('') + '\u0000' + JSON.stringify(names);
+function sourceFactory(names: readonly string[], shape: 'object' | 'array', lazy: readonly boolean[], kept: boolean): SourceFactory {
+  const key = shape + '\u0000' + lazy.map((l) => (l ? 1 : 0)).join('') + (kept ? '\u0000kept' : '') + '\u0000' + JSON.stringify(names);
   let f = factories.get(key);
   if (f !== undefined) return f;
   const hoist = names.map((_, k) => `const c${k} = c[${k}]${lazy[k] ? `, g${k} = g[${k}]` : ''};`);
   const body = rowLiteral(names, shape, (k) => (lazy[k] ? `g${k}(c${k}, i)` : `c${k}[i]`));
-  const source = `'use strict';\nreturn function make(c, g) {\n  ${hoist.join('\n  ')}\n  return function row(i) { return ${body}; };\n};\n`;
+  // Rows that are kept (fetch) come from a function of their own: V8 decides per allocation site
+  // whether to allocate a literal's objects straight in old space, and fetch's survivors must not
+  // make a stream's short-lived rows be allocated there (see row-stream.ts rowsOf).
+  const source = `'use strict';${kept ? ' // rows kept' : ''}\nreturn function make(c, g) {\n  ${hoist.join('\n  ')}\n  return function row(i) { return ${body}; };\n};\n`;
   f = compiled<() => SourceFactory>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)?.() ?? interpretedSourceFactory(names, shape, lazy);
   factories.set(key, f);
   return f;
@@ -114,9 +118,15 @@ class BlockRows {
   rowCount = 0;
   /** Whether completed blocks become RowSources (set before the first block is read). */
   lazy = false;
+  /** Whether those rows are kept by the caller (fetch): their own row function (sourceFactory). */
+  kept = false;
+
+  /** Columns are read as their bytes arrive (a stream, whose readers copy: never views). */
+  private readonly resumable: boolean;
 
   constructor(private readonly opts: ResolvedNativeOptions, views: boolean) {
     this.cache = new SlotCache(readerFactory(opts, views, () => this.lazy), opts.binaryTypes);
+    this.resumable = !views;
   }
 
   /**
@@ -125,10 +135,12 @@ class BlockRows {
    */
   block(c: Cursor, start: number, origin: number, out: Row[], sources?: RowSource<Row>[]): boolean {
     try {
-      readBlock(c, start, this.progress, this.cache, origin, this.rowCount, (slot, k, rows) => {
+      readBlock(c, start, this.progress, this.cache, origin, this.rowCount, (slot, k, rows, fresh) => {
         const r = slot.reader;
         if (r.lazy !== undefined) {
-          this.values[k] = r.lazy.read(c, rows);
+          this.values[k] = this.resumable ? r.lazy.resume(c, rows, fresh) : r.lazy.read(c, rows);
+        } else if (this.resumable && r.eager.resume !== undefined) {
+          this.values[k] = r.eager.resume(c, rows, fresh);
         } else {
           r.eager.prefix(c);
           this.values[k] = r.eager.read(c, rows);
@@ -151,7 +163,7 @@ class BlockRows {
       const names = p.slots.map((s) => s.name);
       if (this.lazy) {
         this.ats = p.slots.map((s) => s.reader.lazy?.at);
-        this.make = sourceFactory(names, this.opts.rows, this.ats.map((a) => a !== undefined));
+        this.make = sourceFactory(names, this.opts.rows, this.ats.map((a) => a !== undefined), this.kept);
       } else {
         this.build = rowBuilder(names, this.opts.rows);
       }
@@ -176,9 +188,11 @@ function sameNames(a: readonly ColumnInfo[], b: readonly { name: string }[]): bo
 class NativeRowDecoder implements RowStreamDecoder {
   private readonly queue = new ByteQueue();
   private readonly rows: BlockRows;
-  private readonly cursor: NativeCursor = Object.assign(createCursor(new Uint8Array(0)), { origin: 0 });
+  private readonly cursor: NativeCursor = Object.assign(createCursor(new Uint8Array(0)), { origin: 0, resume: -1 });
   /** Body offset of queue.start. */
   private consumed = 0;
+  /** Body offset of the block being read. */
+  private blockAt = 0;
   /** Do not retry before the queue holds this many bytes (an exact lower bound from the readers). */
   private waitFor = 0;
   bytesIn = 0;
@@ -206,6 +220,11 @@ class NativeRowDecoder implements RowStreamDecoder {
     return out;
   }
 
+  pushBuilt(chunk: Uint8Array): RowSource<Row>[] {
+    if (this.lazy === undefined) this.rows.kept = true;
+    return this.pushSources(chunk);
+  }
+
   pushSources(chunk: Uint8Array): RowSource<Row>[] {
     if (this.lazy === undefined) {
       this.lazy = true;
@@ -230,20 +249,26 @@ class NativeRowDecoder implements RowStreamDecoder {
       resetCursor(c, q.buf, q.start, q.end);
       c.origin = this.consumed - q.start;
       if (!this.rows.block(c, q.start, this.consumed - q.start, out, sources)) {
-        this.waitFor = Math.max(c.need - q.start, q.length + 1);
+        const wait = Math.max(c.need - q.start, q.length + 1);
+        // The block's bytes before where its reading stopped are spent (the readers copied them).
+        const spent = dropSpent(this.rows.progress);
+        this.consumed += spent;
+        q.consume(spent);
+        this.waitFor = wait - spent;
         break;
       }
       const used = c.pos - q.start;
       this.consumed += used;
       q.consume(used);
+      this.blockAt = this.consumed;
       this.waitFor = 0;
     }
   }
 
   end(): void {
-    if (this.queue.length === 0) return;
     const p = this.rows.progress;
-    throw new ChwireDecodeError(`the body ends inside a Native block (${this.queue.length} bytes of it received)`, {
+    if (this.queue.length === 0 && !p.active) return;
+    throw new ChwireDecodeError(`the body ends inside a Native block (${this.bytesIn - this.blockAt} bytes of it received)`, {
       column: p.column, row: p.column === undefined ? undefined : this.rows.rowCount, offset: this.bytesIn,
     });
   }

@@ -1,8 +1,10 @@
-// The body of a fetch() response as an async iterable of chunks: read no faster than the consumer
-// pulls (one reader.read() per pull), cut by a no-progress timer, scanned for a mid-stream
-// exception block, and cancelled when the consumer leaves early. Invariant (as for node:http):
-// every way the body can end other than a complete, clean transfer raises a ChwireError; a clean
-// end yields every data byte. No `node:` module (part of chwire/web).
+// The body of a fetch() response as an async iterable of chunks: read ahead of the consumer by at
+// most READ_AHEAD_BYTES (so a cut connection cannot make fetch drop what it had received), cut by
+// a no-progress timer, scanned for a mid-stream exception block, and cancelled when the consumer
+// leaves early. Invariants (as for node:http): every way the body can end other than a complete,
+// clean transfer raises a ChwireError; a clean end yields every data byte; every byte received
+// before a read error goes through the exception framing before that error is raised. No `node:`
+// module (part of chwire/web).
 import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
 import { ExceptionFramingScanner, TailKeeper } from './exception-framing.js';
 import { serverErrorFromText } from './server-error.js';
@@ -27,6 +29,13 @@ export interface FetchBody {
   exceptionsFramed: boolean;
   cancel(): void;
 }
+
+/**
+ * How many received bytes may wait for the consumer before reading stops (backpressure). A
+ * consumer further behind than this when the server cuts the connection can still lose the
+ * server's last bytes with fetch's own buffers (docs/web.md).
+ */
+export const READ_AHEAD_BYTES = 1 << 20;
 
 export function fetchBody(ctx: FetchBodyContext): FetchBody {
   const { res } = ctx;
@@ -55,11 +64,44 @@ export function fetchBody(ctx: FetchBodyContext): FetchBody {
     ctx.abort(new ChwireAbortError('response cancelled', { queryId: ctx.queryId }));
   };
 
+  // Read-ahead: a reader.read() is kept outstanding while fewer than READ_AHEAD_BYTES wait for the
+  // consumer, so every chunk fetch receives is taken out of the stream at once. A cut connection
+  // errors the stream, and a ReadableStream drops what it had queued when it errors: without the
+  // read-ahead, a server's exception block (written just before it cuts the transfer) was lost
+  // whenever the consumer was behind, and the caller got a ChwireConnectionError instead of the
+  // server's error. What was read ahead is offered to the exception framing before the read error
+  // is raised.
+  const queue: Uint8Array[] = [];
+  let queued = 0;
+  let reading = false;
+  let ended = false;
+  let readFailed = false;
+  let readError: unknown;
+  let wake: (() => void) | undefined;
+  const woken = (): void => { const w = wake; wake = undefined; w?.(); };
+  const pump = (): void => {
+    if (reader === undefined || reading || ended || readFailed || cancelled || failure !== undefined || queued >= READ_AHEAD_BYTES) return;
+    reading = true;
+    reader.read().then((r) => {
+      reading = false;
+      if (r.done) ended = true;
+      else { queue.push(r.value); queued += r.value.byteLength; }
+      woken();
+      pump();
+    }, (e: unknown) => {
+      reading = false;
+      readFailed = true;
+      readError = e;
+      woken();
+    });
+  };
+
   const giveUp = (e: ChwireError): void => {
     if (finished || failure !== undefined) return;
     failure = e;
     ctx.abort(e);
     reader?.cancel(e).catch(() => undefined);
+    woken();
     if (!gaveUp) { gaveUp = true; ctx.onGiveUp(); }
   };
 
@@ -68,30 +110,34 @@ export function fetchBody(ctx: FetchBodyContext): FetchBody {
     const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason }));
     if (ctx.signal?.aborted) onAbort();
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
-    // One no-progress timer, started before each wait for the network and stopped after it: time
-    // the consumer spends between pulls never counts.
+    // One no-progress timer, armed only while the consumer waits for the network: time the
+    // consumer spends between pulls never counts, even though the read-ahead goes on meanwhile.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = (): void => {
       if (ctx.timeoutMs > 0) timer = setTimeout(() => giveUp(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId })), ctx.timeoutMs);
     };
     try {
       for (;;) {
-        let r: { done: boolean; value?: Uint8Array | undefined };
         if (failure !== undefined) throw failure;
+        if (queue.length > 0) {
+          const chunk = queue.shift()!;
+          queued -= chunk.byteLength;
+          pump();
+          tail.add(chunk);
+          if (scanner === undefined) yield chunk;
+          else for (const part of scanner.push(chunk)) yield part;
+          continue;
+        }
+        // Everything read so far went through the framing: now the read's own error, if any.
+        if (readFailed) throw bodyError(readError, tagless ? undefined : scanner, tail, ctx);
+        if (ended) break;
+        pump();
         arm();
         try {
-          r = await reader.read();
-        } catch (e) {
-          throw failure ?? bodyError(e, tagless ? undefined : scanner, tail, ctx);
+          await new Promise<void>((resolve) => { wake = resolve; if (queue.length > 0 || ended || readFailed || failure !== undefined) woken(); });
         } finally {
           if (timer !== undefined) { clearTimeout(timer); timer = undefined; }
         }
-        if (failure !== undefined) throw failure;
-        if (r.done) break;
-        const chunk = r.value!;
-        tail.add(chunk);
-        if (scanner === undefined) yield chunk;
-        else for (const part of scanner.push(chunk)) yield part;
       }
       if (cancelled) throw new ChwireAbortError('response cancelled', { queryId: ctx.queryId });
       if (scanner !== undefined) {

@@ -35,6 +35,7 @@ const CHROMIUM = process.env['CHWIRE_CHROMIUM'] ?? '/usr/bin/chromium';
 
 const server = await startTestServer({ storeInserts: true, cors: true });
 server.fault('/* smoke-stall */', { kind: 'stall', at: 50 });
+server.fault('/* smoke-cut-exception */', { kind: 'exception-tagged', at: 1 + 2 + 7 + 10000 * 8, message: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)' });
 after(() => server.close());
 
 const reference = await runSmoke(createClient as Parameters<typeof runSmoke>[0], server.url, 'reference');
@@ -43,10 +44,11 @@ test('reference run (Node, chwire): every check ran, errors are the expected Chw
   const bad = Object.entries(reference.checks).filter(([, v]) => v.startsWith('UNEXPECTED'));
   assert.deepEqual(bad, []);
   assert.equal(reference.checks['server-error'], 'ChwireServerError 60');
+  assert.equal(reference.checks['exception-after-rows'], 'ChwireServerError 241 after 10000 rows');
   assert.equal(reference.checks['abort'], 'ChwireAbortError');
   assert.equal(reference.checks['timeout'], 'ChwireTimeoutError');
   assert.equal(reference.codegen, true);
-  assert.equal(Object.keys(reference.checks).length, 15);
+  assert.equal(Object.keys(reference.checks).length, 16);
 });
 
 async function sawKill(tag: string): Promise<boolean> {

@@ -95,6 +95,23 @@ export async function runSmoke(createClient: CreateClient, url: string, tag: str
       return canon([agg, back.slice(0, 3), back[2999]]);
     });
     await check('server-error', async () => expectError(() => c.fetch('SELECT * FROM no_such_table_smoke')));
+    await check('exception-after-rows', async () => {
+      // A tagged exception block after 10 000 rows, then the connection cut (the loopback server's
+      // fault): the server's error after every row, with a consumer that falls behind.
+      let n = 0;
+      let seen = 'no error';
+      try {
+        for await (const r of c.stream<{ n: bigint }>('SELECT number AS n FROM numbers(20000) /* smoke-cut-exception */')) {
+          if (r.n !== BigInt(n)) return `row ${n} is ${canon(r)}`;
+          n++;
+          if (n % 1000 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      } catch (e) {
+        const x = e as { name?: string; serverCode?: number };
+        seen = `${x.name}${x.serverCode !== undefined ? ` ${x.serverCode}` : ''}`;
+      }
+      return `${seen} after ${n} rows`;
+    });
     await check('abort', async () => {
       const ac = new AbortController();
       setTimeout(() => ac.abort(), 150);

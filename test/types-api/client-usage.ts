@@ -167,7 +167,7 @@ export function errorUsage(e: unknown): void {
     expectType<Equal<typeof e.column, string>>();
     expectType<Equal<typeof e.row, number>>();
     expectType<Equal<typeof e.expected, string>>();
-    expectType<Equal<typeof e.value, unknown>>();
+    expectType<Equal<typeof e.value, string>>();
   }
   if (e instanceof ChwireServerError) {
     expectType<Equal<typeof e.serverCode, number>>();

@@ -1,9 +1,9 @@
 // Query-parameter values out of error messages. The server quotes a value it could not use
 // ("Value … cannot be parsed as UInt8 for query parameter 'p'", "Cannot parse date here: …", a
 // throwIf message): such text would carry a secret into the caller's logs. Before a call's error
-// reaches the caller, every text of its parameters (strings, and the strings inside arrays,
-// tuples and maps) is replaced in the message, `serverMessage` and stack of the error and of each
-// error in its `cause` chain.
+// reaches the caller, every text of its parameters (strings, numbers, the text a Date is sent as,
+// and those inside arrays, tuples and maps) is replaced in the message, `serverMessage` and stack
+// of the error and of each error in its `cause` chain.
 // Invariants: only texts of at least MIN_SECRET characters are looked for (shorter ones would
 // mangle ordinary words); a run of the message that is the whole value, or its first
 // MIN_PREFIX characters or more (the server sometimes quotes a cut value), becomes ‹param›.
@@ -22,7 +22,7 @@ export function secretTexts(params: Readonly<Record<string, unknown>> | undefine
     if (typeof v === 'string') { if (v.length >= MIN_SECRET) out.add(v); return; }
     if (v instanceof Uint8Array) { if (v.length >= MIN_SECRET) out.add(new TextDecoder().decode(v)); return; }
     if (typeof v === 'number' || typeof v === 'bigint') { const s = String(v); if (s.length >= MIN_SECRET) out.add(s); return; }
-    if (v instanceof Date) return;
+    if (v instanceof Date) { for (const t of dateTexts(v)) out.add(t); return; }
     if (v instanceof Map) { for (const [k, x] of v) { visit(k, depth + 1); visit(x, depth + 1); } return; }
     if (Array.isArray(v)) { for (const x of v) visit(x, depth + 1); return; }
     if (typeof v === 'object') {
@@ -31,6 +31,22 @@ export function secretTexts(params: Readonly<Record<string, unknown>> | undefine
   };
   for (const v of Object.values(params)) visit(v, 0);
   return [...out].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The texts params.ts sends for a Date (Unix seconds, zero-padded to 10 digits, with the
+ * milliseconds when there are any), which the server quotes back when it cannot use them. (Its
+ * 'YYYY-MM-DD' form goes only to Date placeholders, which take every such text.)
+ */
+function dateTexts(d: Date): string[] {
+  const ms = d.getTime();
+  if (Number.isNaN(ms)) return [];
+  const abs = Math.abs(ms);
+  const seconds = `${ms < 0 ? '-' : ''}${String(Math.floor(abs / 1000)).padStart(10, '0')}`;
+  const out = [seconds];
+  if (ms < 0) out.push(String(Math.floor(ms / 1000)).padStart(10, '0'));
+  if (abs % 1000 !== 0) out.push(`${seconds}.${String(abs % 1000).padStart(3, '0')}`);
+  return out;
 }
 
 /** `text` with every whole value, or a long enough prefix of one, replaced. */
