@@ -19,7 +19,8 @@
 // from the registry (precompiledHits counts one hit per schema and no more during the timed runs),
 // the other two children's did not (they have nothing registered).
 // Floors (issue 12): generated ≥ 2× interpreted on (b); generated time ≤ 1.2 × compiled time.
-// Results: bench/results/eval-free-<node major>.json and a Markdown table.
+// Results: bench/results/eval-free-<node major>.json and a Markdown table. BENCH_CHILD_FLAGS adds
+// node flags to every child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where time goes).
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -41,6 +42,7 @@ type PathName = (typeof PATHS)[number];
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
 const NO_EVAL = '--disallow-code-generation-from-strings';
+const CHILD_FLAGS = (process.env['BENCH_CHILD_FLAGS'] ?? '').split(' ').filter((f) => f !== '');
 
 /** A stable text of a decoded value (bigint, Date, bytes, Map, -0, NaN; object keys in order). */
 function canon(v: unknown): string {
@@ -164,7 +166,7 @@ class Child {
 
   constructor(readonly path: PathName) {
     this.proc = fork(fileURLToPath(import.meta.url), ['--child'], {
-      execArgv: path === 'compiled' ? ['--expose-gc'] : [NO_EVAL, '--expose-gc'],
+      execArgv: [...(path === 'compiled' ? ['--expose-gc'] : [NO_EVAL, '--expose-gc']), ...CHILD_FLAGS],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.proc.on('message', (m) => { const w = this.waiting; this.waiting = undefined; w?.(m); });
@@ -296,7 +298,7 @@ async function parent(): Promise<void> {
 
     const out = join(ROOT, 'bench', 'results', `${suite}.json`);
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, JSON.stringify({ suite, env, config, notes, extras: { floors, childExecArgv: { compiled: ['--expose-gc'], interpreted: [NO_EVAL, '--expose-gc'], generated: [NO_EVAL, '--expose-gc'] } }, cases }, null, 2) + '\n');
+    writeFileSync(out, JSON.stringify({ suite, env, config, notes, extras: { floors, childExecArgv: { compiled: ['--expose-gc', ...CHILD_FLAGS], interpreted: [NO_EVAL, '--expose-gc', ...CHILD_FLAGS], generated: [NO_EVAL, '--expose-gc', ...CHILD_FLAGS] } }, cases }, null, 2) + '\n');
     console.log(`\n---- Markdown (bench:eval-free) ----\n`);
     console.log(markdownReport(suite, env, config, cases, notes));
     console.log(['', 'Floors (issue 12):', ...floorLines.map((l) => `- ${l}`)].join('\n'));
