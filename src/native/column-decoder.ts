@@ -4,17 +4,15 @@
 // the body is never held whole.
 //
 // Invariants:
-// - Between chunks only the unread tail is kept (ByteQueue); a block that spans chunks resumes at
-//   the column where it stopped, and no attempt is made before the reader's exact lower bound of
-//   bytes (`need`) has arrived, so each column of a block is read once, when it is complete.
+// - Between chunks only unread bytes are kept (block-feed.ts); a block that spans chunks resumes
+//   where it stopped: inside a numeric, date or String column, else at the column's start, and no
+//   attempt is made before the reader's exact lower bound of bytes (`need`) has arrived.
 // - A batch's columns are copies, never views of the queue (it is reused); a batch holds only its
 //   own block. Blocks with 0 rows give no batch (their header still sets `header`).
 // - A body that ends inside a block is a ChwireDecodeError at end() naming the column being read,
 //   the block's first row and the body offset where the bytes ran out.
-import { ChwireDecodeError } from '../errors.js';
-import { createCursor, resetCursor } from '../io/cursor.js';
-import { ByteQueue } from '../io/chunks.js';
-import type { NativeCursor } from './column-readers.js';
+import type { NativeCursor } from '../io/cursor.js';
+import { BlockFeeder, type BlockTarget } from './block-feed.js';
 import { ColumnBlocks } from './columns.js';
 import type { NativeColumnsOptions } from './column-plan.js';
 import type { NativeColumns } from './column-shapes.js';
@@ -31,56 +29,36 @@ export interface NativeColumnsDecoder {
   readonly rowCount: number;
 }
 
-/** Feeds chunks through a queue into ColumnBlocks; `onBlock` gets each completed block's row count. */
-class ChunkFeeder {
+/** Feeds chunks into ColumnBlocks (block-feed.ts); `onBlock` gets each completed block's row count. */
+class ChunkFeeder implements BlockTarget {
   /** Keeps up to 64 MiB when emptied: the decoder lives for one result (see ByteQueue). */
-  private readonly queue = new ByteQueue(64 << 20);
-  private readonly cursor: NativeCursor = Object.assign(createCursor(new Uint8Array(0)), { origin: 0, resume: -1 });
-  /** Body offset of queue.start. */
-  private consumed = 0;
-  /** Body offset of the block being read. */
-  private blockAt = 0;
-  /** Do not retry before the queue holds this many bytes (an exact lower bound from the readers). */
-  private waitFor = 0;
-  private bytesIn = 0;
+  private readonly feeder = new BlockFeeder(64 << 20);
+  private onBlock: (rows: number) => void = noop;
 
   constructor(readonly blocks: ColumnBlocks) {}
 
+  get inBlock(): boolean { return this.blocks.inBlock; }
+  get column(): string | undefined { return this.blocks.column; }
+  get rowCount(): number { return this.blocks.rowCount; }
+  dropSpent(): number { return this.blocks.dropSpent(); }
+
+  block(c: NativeCursor, start: number, origin: number): boolean {
+    const rows = this.blocks.block(c, start, origin);
+    if (rows === false) return false;
+    this.onBlock(rows);
+    return true;
+  }
+
   feed(chunk: Uint8Array, onBlock: (rows: number) => void): void {
-    this.bytesIn += chunk.length;
-    this.queue.append(chunk);
-    if (this.queue.length < this.waitFor) return;
-    const q = this.queue;
-    const c = this.cursor;
-    while (q.length > 0) {
-      resetCursor(c, q.buf, q.start, q.end);
-      c.origin = this.consumed - q.start;
-      const rows = this.blocks.block(c, q.start, this.consumed - q.start);
-      if (rows === false) {
-        const wait = Math.max(c.need - q.start, q.length + 1);
-        // The block's bytes before where its reading stopped are spent (the collectors copied them).
-        const spent = this.blocks.dropSpent();
-        this.consumed += spent;
-        q.consume(spent);
-        this.waitFor = wait - spent;
-        break;
-      }
-      const used = c.pos - q.start;
-      this.consumed += used;
-      q.consume(used);
-      this.blockAt = this.consumed;
-      this.waitFor = 0;
-      onBlock(rows);
+    this.onBlock = onBlock;
+    try {
+      this.feeder.feed(chunk, this);
+    } finally {
+      this.onBlock = noop;
     }
   }
 
-  end(): void {
-    if (this.queue.length === 0 && !this.blocks.inBlock) return;
-    const column = this.blocks.column;
-    throw new ChwireDecodeError(`the body ends inside a Native block (${this.bytesIn - this.blockAt} bytes of it received)`, {
-      column, row: column === undefined ? undefined : this.blocks.rowCount, offset: this.bytesIn,
-    });
-  }
+  end(): void { this.feeder.end(this); }
 }
 
 class BatchDecoder implements NativeColumnsDecoder {

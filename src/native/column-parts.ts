@@ -12,9 +12,7 @@
 //   (one part in a view-able input: no copy at all when aligned).
 // - `takeBlock()` forgets the part it hands out, so a stream holds one block of columns at a time.
 import type { Cursor } from '../io/cursor.js';
-import { NEED_MORE } from '../io/need-more.js';
-import { fault, MAX_LENGTH } from '../io/fault.js';
-import { readVarUInt } from '../io/varint.js';
+import { fault } from '../io/fault.js';
 import { lowCardinalityPrefix, readLowCardinalityPart, need, type ColumnReader, type NativeCursor, type Values } from './column-readers.js';
 import { ByteStore, ResumableFixed, ResumableStrings } from './resumable.js';
 import type {
@@ -134,14 +132,30 @@ export function enumCollector(C: typeof Int8Array | typeof Int16Array, entries: 
 export function nullableCollector(inner: Collector, views: boolean): Collector {
   const masks = new Parts<Range>();
   const U8 = Uint8Array as unknown as TypedCtor;
+  /** The null map of `rows` at c.pos is present and every byte is 0 or 1. */
+  const checkMask = (c: NativeCursor, rows: number): void => {
+    need(c, rows);
+    const u8 = c.u8;
+    for (let i = 0, p = c.pos; i < rows; i++, p++) {
+      const b = u8[p]!;
+      if (b > 1) throw fault(`null map byte ${b} is not 0 or 1`, p);
+    }
+  };
+  const innerResume = inner.resume;
   return {
+    // Streams: the map (present whole: the block reader waited for a byte per row), then the
+    // values as they arrive.
+    ...(views || innerResume === undefined ? {} : {
+      resume(c: NativeCursor, rows: number, fresh: boolean) {
+        if (fresh) {
+          checkMask(c, rows);
+          masks.push(takeRange(c, 1, rows, views));
+        }
+        innerResume(c, rows, fresh);
+      },
+    }),
     read(c, rows) {
-      need(c, rows);
-      const u8 = c.u8;
-      for (let i = 0, p = c.pos; i < rows; i++, p++) {
-        const b = u8[p]!;
-        if (b > 1) throw fault(`null map byte ${b} is not 0 or 1`, p);
-      }
+      checkMask(c, rows);
       // The mask and the values are one part: take the mask only once the values have arrived too.
       const at = c.pos;
       c.pos += rows;
@@ -168,118 +182,45 @@ export function nullableCollector(inner: Collector, views: boolean): Collector {
   };
 }
 
-/** Where a String column's scan stands: resumable across chunks (keyed by body offset). */
-interface StringScan { start: number; n: number; i: number; at: number; ends: Uint32Array; from: Uint32Array; bytes: number }
-
-/** One block of raw strings: value i is data[offsets[i], offsets[i + 1]). */
-function rawPart(u8: Uint8Array, colStart: number, scan: StringScan): RawStringsColumn {
-  const { n, ends, from } = scan;
-  const offsets = new Uint32Array(n + 1);
-  const data = new Uint8Array(scan.bytes);
-  let o = 0;
-  for (let i = 0; i < n; i++) {
-    const s = colStart + from[i]!;
-    const e = ends[i]!;
-    const len = e - o;
-    if (len < 32) for (let k = 0; k < len; k++) data[o + k] = u8[s + k]!;
-    else data.set(u8.subarray(s, s + len), o);
-    o = e;
-    offsets[i + 1] = e;
-  }
-  return { kind: 'strings', offsets, data };
-}
-
 /**
  * String (fixed = 0) or FixedString(fixed) as raw bytes and offsets: no JS string is made. The
- * bytes are copied out of the input once per block (the input may be a reused stream buffer).
+ * bytes are copied out of the input once (the input may be a reused stream buffer); a String
+ * column of a stream is copied value by value as it arrives (resumable.ts).
  */
 export function rawStringsCollector(fixed: number): Collector {
   const parts = new Parts<RawStringsColumn>();
-  let memo: StringScan | undefined;
-  // Resumable (String): each value's bytes copied into one store as they arrive.
   let store = new ByteStore(0);
   let offsets = new Uint32Array(1);
   const scan = new ResumableStrings((u8, from, to, i) => {
     store.push(u8, from, to);
     offsets[i + 1] = store.length;
   });
+  /** Values [scan.i, n) of a String column at c.pos; a part once all n are in. */
+  const strings = (c: NativeCursor, n: number, fresh: boolean): void => {
+    if (fresh) {
+      store = new ByteStore(Math.min(16 * n, 1 << 26));
+      offsets = new Uint32Array(n + 1);
+      scan.i = 0;
+    }
+    scan.scan(c, n);
+    parts.push({ kind: 'strings', offsets, data: store.take() });
+    store = new ByteStore(0);
+    offsets = new Uint32Array(1);
+  };
   return {
-    ...(fixed > 0 ? {} : {
-      resume(c: NativeCursor, n: number, fresh: boolean) {
-        if (fresh) {
-          store = new ByteStore(Math.min(16 * n, 1 << 26));
-          offsets = new Uint32Array(n + 1);
-          scan.i = 0;
-        }
-        scan.scan(c, n);
-        parts.push({ kind: 'strings', offsets, data: store.take() });
-        store = new ByteStore(0);
-        offsets = new Uint32Array(1);
-      },
-    }),
+    ...(fixed > 0 ? {} : { resume: strings }),
     read(c, n) {
-      if (fixed > 0) {
-        need(c, fixed * n);
-        const data = new Uint8Array(fixed * n);
-        data.set(c.u8.subarray(c.pos, c.pos + fixed * n));
-        const offsets = new Uint32Array(n + 1);
-        for (let i = 1; i <= n; i++) offsets[i] = i * fixed;
-        c.pos += fixed * n;
-        parts.push({ kind: 'strings', offsets, data });
+      if (fixed === 0) {
+        strings(c, n, true);
         return;
       }
-      const origin = c.origin ?? 0;
-      const start = origin + c.pos;
-      const colStart = c.pos;
-      let scan: StringScan;
-      if (memo !== undefined && memo.start === start && memo.n === n) {
-        scan = memo;
-      } else {
-        scan = { start, n, i: 0, at: start, ends: new Uint32Array(n), from: new Uint32Array(n), bytes: 0 };
-      }
-      memo = undefined;
-      const { ends, from } = scan;
-      const u8 = c.u8;
-      const end = c.end;
-      let p = scan.at - origin;
-      let i = scan.i;
-      let bytes = scan.bytes;
-      let at = p;
-      try {
-        for (; i < n; i++) {
-          at = p;
-          let len: number;
-          if (p < end && u8[p]! < 0x80) {
-            len = u8[p++]!;
-          } else {
-            c.pos = p;
-            len = readVarUInt(c);
-            if (len > MAX_LENGTH) throw fault(`string length ${len} is beyond the engine's limit`, at);
-            p = c.pos;
-          }
-          // The rest of the column needs at least one byte per remaining value.
-          if (p + len + (n - i - 1) > end) {
-            c.pos = p;
-            need(c, len + (n - i - 1));
-          }
-          from[i] = p - colStart;
-          bytes += len;
-          if (bytes > 0xffffffff) throw fault('a String column of one block holds more than 4 GiB', at);
-          ends[i] = bytes;
-          p += len;
-        }
-      } catch (err) {
-        if (err === NEED_MORE && c.origin !== undefined) {
-          scan.i = i;
-          scan.at = origin + at;
-          scan.bytes = i === 0 ? 0 : ends[i - 1]!;
-          memo = scan;
-        }
-        throw err;
-      }
-      c.pos = p;
-      scan.bytes = bytes;
-      parts.push(rawPart(u8, colStart, scan));
+      need(c, fixed * n);
+      const data = new Uint8Array(fixed * n);
+      data.set(c.u8.subarray(c.pos, c.pos + fixed * n));
+      const offsets = new Uint32Array(n + 1);
+      for (let i = 1; i <= n; i++) offsets[i] = i * fixed;
+      c.pos += fixed * n;
+      parts.push({ kind: 'strings', offsets, data });
     },
     takeBlock() { return parts.take(); },
     finish(total) {

@@ -10,16 +10,13 @@
 // - Only types whose conversion cannot fail and that carry no state prefix have a lazy form, so
 //   every decode error is still raised while the block is read, never while a row is built;
 //   other types return undefined and the caller keeps their eager column.
-// - `read` copies what it keeps (streams reuse their buffer) and throws NEED_MORE with `c.need`
-//   an exact lower bound; a String column that spans chunks resumes where the last attempt
-//   stopped (keyed by body offset), so a long column is scanned once, not once per chunk.
+// - `read` and `resume` copy what they keep (streams reuse their buffer) and throw NEED_MORE with
+//   `c.need` an exact lower bound; in a stream a column is read as its bytes arrive (`resume`,
+//   resumable.ts), so a long column is scanned once, not once per chunk.
 //   (Views of a never-rewritten queue instead of copies were measured: ~10 % faster reads, but a
 //   kept block then pins 3-4× its bytes in the queue's grown buffers; not worth it.)
 import type { TypeNode } from '../types/ast.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
-import { NEED_MORE } from '../io/need-more.js';
-import { fault, MAX_LENGTH } from '../io/fault.js';
-import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
 import { copyBytes } from '../io/bytes.js';
 import { readInt64Exact, readInt64Number, readInt64String, readUInt64Number, readUInt64String } from '../io/bigint.js';
@@ -76,14 +73,12 @@ function seconds(conv: (s: number) => unknown): LazyColumn {
   };
 }
 
-/** String column data: a copy of the column's bytes and where each value starts and ends in it. */
+/** String column data: a copy of the values' bytes and where each value starts and ends in it. */
 interface Strings { readonly b: Uint8Array; readonly s: Uint32Array; readonly e: Uint32Array }
-/** A String column scan stopped by the end of the bytes, keyed by the body offset it started at. */
-interface Scan { start: number; n: number; i: number; at: number; s: Uint32Array; e: Uint32Array }
 
 function strings(bytes: boolean): LazyColumn {
-  let memo: Scan | undefined;
-  // Resumable: each value's bytes copied into one store as they arrive, with where it starts and ends.
+  // Each value's bytes copied into one store, with where it starts and ends: value by value as
+  // they arrive in a stream (resumable.ts), all at once from a whole buffer.
   let store = new ByteStore(0);
   let s = new Uint32Array(0);
   let e = new Uint32Array(0);
@@ -92,70 +87,23 @@ function strings(bytes: boolean): LazyColumn {
     store.push(u8, from, to);
     e[i] = store.length;
   });
+  const resume = (c: NativeCursor, n: number, fresh: boolean): Strings => {
+    if (fresh) {
+      // Room for 16 bytes a value (pages are touched only as they are written); doubles if short.
+      store = new ByteStore(Math.min(16 * n, 1 << 26));
+      s = new Uint32Array(n);
+      e = new Uint32Array(n);
+      scan.i = 0;
+    }
+    scan.scan(c, n);
+    const out: Strings = { b: store.take(), s, e };
+    store = new ByteStore(0);
+    s = e = new Uint32Array(0);
+    return out;
+  };
   return {
-    resume(c, n, fresh) {
-      if (fresh) {
-        // Room for 16 bytes a value (pages are touched only as they are written); doubles if short.
-        store = new ByteStore(Math.min(16 * n, 1 << 26));
-        s = new Uint32Array(n);
-        e = new Uint32Array(n);
-        scan.i = 0;
-      }
-      scan.scan(c, n);
-      const out: Strings = { b: store.take(), s, e };
-      store = new ByteStore(0);
-      s = e = new Uint32Array(0);
-      return out;
-    },
-    read(c, n) {
-      const origin = c.origin ?? 0;
-      const start = origin + c.pos;
-      let scan: Scan;
-      if (memo !== undefined && memo.start === start && memo.n === n) {
-        scan = memo;
-        c.pos = scan.at - origin;
-      } else {
-        scan = { start, n, i: 0, at: start, s: new Uint32Array(n), e: new Uint32Array(n) };
-      }
-      memo = undefined;
-      const colStart = start - origin;
-      const { s, e } = scan;
-      const u8 = c.u8;
-      const end = c.end;
-      let i = scan.i;
-      let at = c.pos;
-      try {
-        // Locals, and a one-byte length (< 128, the common case) read inline: this loop runs once
-        // per value of every String column of a stream.
-        let p = c.pos;
-        for (; i < n; i++) {
-          at = p;
-          let len: number;
-          if (p < end && u8[p]! < 0x80) {
-            len = u8[p++]!;
-          } else {
-            c.pos = p;
-            len = readVarUInt(c);
-            if (len > MAX_LENGTH) throw fault(`string length ${len} is beyond the engine's limit`, at);
-            p = c.pos;
-          }
-          // The rest of the column needs at least one byte per remaining value.
-          if (p + len + (n - i - 1) > end) {
-            c.pos = p;
-            need(c, len + (n - i - 1));
-          }
-          s[i] = p - colStart;
-          p += len;
-          e[i] = p - colStart;
-        }
-        c.pos = p;
-      } catch (err) {
-        // Resume at value i from its length prefix (c.pos may be past it).
-        if (err === NEED_MORE && c.origin !== undefined) { scan.i = i; scan.at = origin + at; memo = scan; }
-        throw err;
-      }
-      return { b: copyBytes(u8, colStart, c.pos), s, e } satisfies Strings;
-    },
+    resume,
+    read: (c, n) => resume(c, n, true),
     at: bytes
       ? (d, i) => { const x = d as Strings; return copyBytes(x.b, x.s[i]!, x.e[i]!); }
       : (d, i) => { const x = d as Strings; return utf8Decode(x.b, x.s[i]!, x.e[i]!); },

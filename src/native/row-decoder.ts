@@ -4,9 +4,9 @@
 //
 // Invariants:
 // - Rows hold exactly the JS values the RowBinary decoder gives for the same types and options.
-// - Between chunks only the unread tail is kept (ByteQueue: amortised O(1) copies per byte); a
-//   block that spans chunks is resumed at the column where it stopped, and no attempt is made
-//   before the reader's exact lower bound of bytes (`need`) has arrived.
+// - Between chunks only unread bytes are kept (block-feed.ts); a block that spans chunks resumes
+//   where it stopped: inside a numeric, date or String column, else at the column's start, and
+//   no attempt is made before the reader's exact lower bound of bytes (`need`) has arrived.
 // - A body that ends inside a block is a ChwireDecodeError at end() naming the column being read,
 //   the block's first row and the body offset where the bytes ran out.
 // - Row builders: column names reach generated source only as JSON.stringify-quoted keys of an
@@ -19,11 +19,11 @@
 import { ChwireDecodeError } from '../errors.js';
 import type { ColumnInfo, Row, RowSource, RowStreamDecoder } from '../stream-decoder.js';
 import type { TypeNode } from '../types/ast.js';
-import { createCursor, resetCursor, type Cursor } from '../io/cursor.js';
+import { createCursor, type Cursor, type NativeCursor } from '../io/cursor.js';
 import { NEED_MORE } from '../io/need-more.js';
-import { ByteQueue } from '../io/chunks.js';
 import { plainBytes } from '../io/bytes.js';
-import { columnReader, type ColumnReader, type ReaderContext, type Values, type NativeCursor } from './column-readers.js';
+import { columnReader, type ColumnReader, type ReaderContext, type Values } from './column-readers.js';
+import { BlockFeeder, type BlockTarget } from './block-feed.js';
 import { readBlock, newProgress, dropSpent, SlotCache, type BlockProgress } from './block-reader.js';
 import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOptions } from './options.js';
 import { specialReader } from './column-dynamic.js';
@@ -185,17 +185,12 @@ function sameNames(a: readonly ColumnInfo[], b: readonly { name: string }[]): bo
   return a.length === b.length && a.every((x, k) => x.name === b[k]!.name);
 }
 
-class NativeRowDecoder implements RowStreamDecoder {
-  private readonly queue = new ByteQueue();
+class NativeRowDecoder implements RowStreamDecoder, BlockTarget {
+  private readonly feeder = new BlockFeeder();
   private readonly rows: BlockRows;
-  private readonly cursor: NativeCursor = Object.assign(createCursor(new Uint8Array(0)), { origin: 0, resume: -1 });
-  /** Body offset of queue.start. */
-  private consumed = 0;
-  /** Body offset of the block being read. */
-  private blockAt = 0;
-  /** Do not retry before the queue holds this many bytes (an exact lower bound from the readers). */
-  private waitFor = 0;
-  bytesIn = 0;
+  /** Where the blocks completed by the current feed go (set for the call). */
+  private out: Row[] = [];
+  private sources: RowSource<Row>[] | undefined;
 
   constructor(options: NativeDecodeOptions | undefined) {
     // Streams reuse their buffer: typed arrays must be copies, never views.
@@ -204,6 +199,14 @@ class NativeRowDecoder implements RowStreamDecoder {
 
   get columns(): readonly ColumnInfo[] | undefined { return this.rows.columns; }
   get rowCount(): number { return this.rows.rowCount; }
+  get bytesIn(): number { return this.feeder.bytesIn; }
+  get inBlock(): boolean { return this.rows.progress.active; }
+  get column(): string | undefined { return this.rows.progress.column; }
+  dropSpent(): number { return dropSpent(this.rows.progress); }
+
+  block(c: NativeCursor, start: number, origin: number): boolean {
+    return this.rows.block(c, start, origin, this.out, this.sources);
+  }
 
   /** Whether the first call was pushSources (undefined before any call). */
   private lazy: boolean | undefined;
@@ -240,38 +243,17 @@ class NativeRowDecoder implements RowStreamDecoder {
   }
 
   private feed(chunk: Uint8Array, out: Row[], sources: RowSource<Row>[] | undefined): void {
-    this.bytesIn += chunk.length;
-    this.queue.append(chunk);
-    if (this.queue.length < this.waitFor) return;
-    const q = this.queue;
-    const c = this.cursor;
-    while (q.length > 0) {
-      resetCursor(c, q.buf, q.start, q.end);
-      c.origin = this.consumed - q.start;
-      if (!this.rows.block(c, q.start, this.consumed - q.start, out, sources)) {
-        const wait = Math.max(c.need - q.start, q.length + 1);
-        // The block's bytes before where its reading stopped are spent (the readers copied them).
-        const spent = dropSpent(this.rows.progress);
-        this.consumed += spent;
-        q.consume(spent);
-        this.waitFor = wait - spent;
-        break;
-      }
-      const used = c.pos - q.start;
-      this.consumed += used;
-      q.consume(used);
-      this.blockAt = this.consumed;
-      this.waitFor = 0;
+    this.out = out;
+    this.sources = sources;
+    try {
+      this.feeder.feed(chunk, this);
+    } finally {
+      this.out = [];
+      this.sources = undefined;
     }
   }
 
-  end(): void {
-    const p = this.rows.progress;
-    if (this.queue.length === 0 && !p.active) return;
-    throw new ChwireDecodeError(`the body ends inside a Native block (${this.bytesIn - this.blockAt} bytes of it received)`, {
-      column: p.column, row: p.column === undefined ? undefined : this.rows.rowCount, offset: this.bytesIn,
-    });
-  }
+  end(): void { this.feeder.end(this); }
 }
 
 /** A streaming decoder of a Native body into rows. */
