@@ -18,7 +18,9 @@
 // child generates code and the other two refuse `new Function`; the generated child's decoder came
 // from the registry (precompiledHits counts one hit per schema and no more during the timed runs),
 // the other two children's did not (they have nothing registered).
-// Floors (issue 12): generated ≥ 2× interpreted on (b); generated time ≤ 1.2 × compiled time.
+// Floors (issue 12): generated ≥ 2× interpreted on (b); generated time ≤ 1.2 × compiled time (on
+// wall-time medians; each child's CPU time per run is reported next to them, since on a shared
+// machine wall time also counts waiting for a core).
 // Results: bench/results/eval-free-<node major>.json and a Markdown table. BENCH_CHILD_FLAGS adds
 // node flags to every child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where time goes).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -73,14 +75,15 @@ const gc = (globalThis as { gc?: () => void }).gc;
 /** Keeps the last result alive until the next run, so no work can be optimised away. */
 let sink: unknown;
 
-interface Sample { ms: number; gcs: number; gcMs: number }
+/** Wall time, GC events inside it, and the process's CPU time (user + system, all threads) over it. */
+interface Sample { ms: number; gcs: number; gcMs: number; cpuMs: number }
 
 /**
  * Timed windows of one case and the GC events that started inside them. GC entries arrive
  * asynchronously (sometimes well after the run), so they are attributed when the case ends.
  */
 class Windows {
-  private readonly windows: [number, number][] = [];
+  private readonly windows: [number, number, number][] = [];
   private readonly entries: PerformanceEntry[] = [];
   private readonly observer = new PerformanceObserver((list) => { this.entries.push(...list.getEntries()); });
   constructor() { this.observer.observe({ entryTypes: ['gc'] }); }
@@ -88,10 +91,12 @@ class Windows {
   async time(run: () => unknown): Promise<number> {
     sink = undefined;
     gc?.();
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     sink = run();
     const t1 = performance.now();
-    this.windows.push([t0, t1]);
+    const c = process.cpuUsage(c0);
+    this.windows.push([t0, t1, (c.user + c.system) / 1000]);
     await new Promise((r) => setImmediate(r));
     return t1 - t0;
   }
@@ -99,9 +104,9 @@ class Windows {
   /** Every window with its GC events, then forget them (the next case starts afresh). */
   async drain(): Promise<Sample[]> {
     await new Promise((r) => setTimeout(r, 50));
-    const out = this.windows.map(([a, b]) => {
+    const out = this.windows.map(([a, b, cpuMs]) => {
       const inside = this.entries.filter((e) => e.startTime >= a && e.startTime < b);
-      return { ms: b - a, gcs: inside.length, gcMs: inside.reduce((s, e) => s + e.duration, 0) };
+      return { ms: b - a, gcs: inside.length, gcMs: inside.reduce((s, e) => s + e.duration, 0), cpuMs };
     });
     this.windows.length = 0;
     this.entries.length = 0;
@@ -262,6 +267,8 @@ async function parent(): Promise<void> {
     note(`each path in its own child process; interpreted and generated under ${NO_EVAL} (new Function refused, checked); the generated child registered ${g0.registered} precompiled functions (a RowBinary decoder and a Native row builder per schema)`);
 
     const cases: CaseResult[] = [];
+    const cpuMedians: Record<string, Record<PathName, number>> = {};
+    const cpuLines: string[] = [];
     const floors: { schema: string; floor: string; value: number; want: number; met: boolean }[] = [];
     for (const s of schemas) {
       const { file, bytes } = bodies.get(s)!;
@@ -287,6 +294,12 @@ async function parent(): Promise<void> {
       const c = summarise(s, `${SCHEMA_TITLES[s]}: RowBinary → rows, ${(bytes / 2 ** 20).toFixed(1)} MiB`, config.rows, samples);
       cases.push(c);
       console.log(caseTable(c));
+      // CPU time is not inflated by waiting for a core on a shared machine (wall time is): shown next to it.
+      const cpu = Object.fromEntries(PATHS.map((p) => [p, Math.round(median(samples.get(p)!.map((x) => x.cpuMs)) * 10) / 10])) as Record<PathName, number>;
+      cpuMedians[s] = cpu;
+      const cpuLine = `(${s}) CPU ms per run (median, user + system, all threads): compiled ${cpu.compiled}, interpreted ${cpu.interpreted}, generated ${cpu.generated}; generated ÷ compiled ${(cpu.generated / cpu.compiled).toFixed(2)}, interpreted ÷ generated ${(cpu.interpreted / cpu.generated).toFixed(2)}`;
+      cpuLines.push(cpuLine);
+      console.log(cpuLine);
       const g = c.paths.find((p) => p.name === 'generated')!;
       const cm = c.paths.find((p) => p.name === 'compiled')!;
       const within = Math.round((g.medianMs / cm.medianMs) * 100) / 100;
@@ -298,10 +311,10 @@ async function parent(): Promise<void> {
 
     const out = join(ROOT, 'bench', 'results', `${suite}.json`);
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, JSON.stringify({ suite, env, config, notes, extras: { floors, childExecArgv: { compiled: ['--expose-gc', ...CHILD_FLAGS], interpreted: [NO_EVAL, '--expose-gc', ...CHILD_FLAGS], generated: [NO_EVAL, '--expose-gc', ...CHILD_FLAGS] } }, cases }, null, 2) + '\n');
+    writeFileSync(out, JSON.stringify({ suite, env, config, notes, extras: { floors, cpuMsMedians: cpuMedians, childExecArgv: { compiled: ['--expose-gc', ...CHILD_FLAGS], interpreted: [NO_EVAL, '--expose-gc', ...CHILD_FLAGS], generated: [NO_EVAL, '--expose-gc', ...CHILD_FLAGS] } }, cases }, null, 2) + '\n');
     console.log(`\n---- Markdown (bench:eval-free) ----\n`);
     console.log(markdownReport(suite, env, config, cases, notes));
-    console.log(['', 'Floors (issue 12):', ...floorLines.map((l) => `- ${l}`)].join('\n'));
+    console.log(['', 'CPU time (not inflated by waiting for a core):', ...cpuLines.map((l) => `- ${l}`), '', 'Floors (issue 12, on wall-time medians):', ...floorLines.map((l) => `- ${l}`)].join('\n'));
     console.log(`results written to ${out}`);
   } finally {
     for (const c of children) c.close();
