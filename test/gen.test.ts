@@ -17,7 +17,7 @@ import { createClient } from '../src/index.js';
 import { main } from '../src/cli/main.js';
 import { findPlaceholders, parseQueriesFile, placeholderTypes, withTypedDefaults } from '../src/gen/sql-text.js';
 import { lineDiff } from '../src/cli/diff.js';
-import { lookupPrecompiled, registerPrecompiled } from '../src/codegen/precompiled.js';
+import { lookupPrecompiled, precompiledHits, registerPrecompiled } from '../src/codegen/precompiled.js';
 import { hashKey } from '../src/codegen/compile.js';
 
 const run = promisify(execFile);
@@ -247,10 +247,13 @@ test('.sql files: one query per "-- name:" line', () => {
 test('precompiled functions match only their exact key and the source they came from', () => {
   const f = (): string => 'precompiled';
   registerPrecompiled([{ kind: 'test-kind', key: 'k1', hash: hashKey('SOURCE'), factory: f }]);
+  assert.equal(precompiledHits('test-kind'), 0);
   assert.equal(lookupPrecompiled('test-kind', 'k1', 'SOURCE'), f);
   assert.equal(lookupPrecompiled('test-kind', 'k1', 'SOURCE changed by another chwire version'), undefined);
   assert.equal(lookupPrecompiled('test-kind', 'k2', 'SOURCE'), undefined);
   assert.equal(lookupPrecompiled('other-kind', 'k1', 'SOURCE'), undefined);
+  assert.equal(precompiledHits('test-kind'), 1, 'only the lookup that found a function counts');
+  assert.equal(precompiledHits('other-kind'), 0);
   assert.throws(() => registerPrecompiled([{ kind: 'x', key: 'y', hash: 'z' } as never]), /factory/);
 });
 

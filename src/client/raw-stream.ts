@@ -10,6 +10,7 @@ import type { QuerySummary } from '../transport/types.js';
 import type { Settings } from './config.js';
 import type { CallSurfaceOptions } from './call-surface.js';
 import { heldBody } from './tail-hold.js';
+import { LoopTurns } from './loop-turn.js';
 import { QueryStreamBase, type OpenedBody } from './opened-query.js';
 import type { ProgressListener } from './observe/progress.js';
 
@@ -66,10 +67,13 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
     if (q === undefined) return;
     let failed: unknown;
     try {
+      // Chunks already buffered go out in microtasks alone: the loop gets a turn every ~10 ms.
+      const turns = new LoopTurns(1);
       // No byte of an exception an older server appends after the data is handed over (tail-hold.ts).
       for await (const out of heldBody(q.response, this.queryId, this.exceptionsApart, AMBIGUOUS_HINT)) {
         yield out;
         if (this.cancelled) return;
+        if (turns.due()) await turns.turn();
       }
     } catch (e) {
       // cancel() cut the body: what follows (a premature close) is not an error.

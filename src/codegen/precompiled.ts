@@ -23,6 +23,8 @@ export interface PrecompiledEntry {
 }
 
 const registry = new Map<string, PrecompiledEntry>();
+/** Lookups answered with a registered function, by kind (diagnostics: proves generated code ran). */
+const hits = new Map<string, number>();
 
 /** Make these functions available to every decoder built afterwards (a generated module calls it on import). */
 export function registerPrecompiled(entries: readonly PrecompiledEntry[]): void {
@@ -39,10 +41,19 @@ export function lookupPrecompiled<F>(kind: string, key: string, source: string):
   if (registry.size === 0) return undefined;
   const e = registry.get(`${kind}\u0000${key}`);
   if (e === undefined || e.hash !== hashKey(source)) return undefined;
+  hits.set(kind, (hits.get(kind) ?? 0) + 1);
   return e.factory as unknown as F;
 }
 
 /** Number of registered functions (tests, diagnostics). */
 export function precompiledCount(): number {
   return registry.size;
+}
+
+/**
+ * How many lookups of `kind` found a registered function so far (tests, benchmarks: a decoder
+ * built from a generated module counts one; the run-time compiled and interpreted paths none).
+ */
+export function precompiledHits(kind: string): number {
+  return hits.get(kind) ?? 0;
 }

@@ -5,7 +5,9 @@
 // Chromium (a page importing the browser bundle of chwire/web, from another origin than the
 // server, so CORS is real; and the example page of docs/web.md). Every check must give exactly
 // the reference's text, an abort must have reached the server as KILL QUERY, and where code
-// generation is refused the smoke must have run without it. The runtimes come from
+// generation is refused the smoke must have run without it. Also in workerd: the query functions of
+// a module `chwire gen` wrote (gen-worker.ts) return the engine's rows through the module's
+// precompiled decoders (the registry's hits prove it), not the interpreted fallback. The runtimes come from
 // .ci/runtimes (npm run runtimes); a missing one fails its test.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +21,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { createClient } from '../../src/index.js';
 import { startTestServer } from '../support/test-server.js';
-import { runSmoke, type SmokeResult } from './smoke.js';
+import { engineBytes, engineBytesBound, engineExec } from '../support/engine.js';
+import { decodeRowBinaryReference } from '../../src/codec.js';
+import { canon, runSmoke, type SmokeResult } from './smoke.js';
+import { GEN_DDL, GEN_MIN, GEN_QUERY, GEN_TABLE, generatedWorker } from './gen-worker.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const RUNTIMES = join(ROOT, '.ci', 'runtimes', 'node_modules');
@@ -115,6 +120,39 @@ test('workerd (miniflare), chwire/web', async () => {
     await verify('workerd_web', JSON.parse(text) as SmokeResult, false);
   } finally {
     await mf.dispose();
+  }
+});
+
+test('workerd (miniflare): a chwire gen module\'s query function returns the engine\'s rows through its precompiled decoders', { timeout: 240_000 }, async () => {
+  interface Mf { dispatchFetch(url: string): Promise<{ text(): Promise<string>; status: number }>; dispose(): Promise<void> }
+  const { Miniflare } = await runtimePackage<{ Miniflare: new (o: Record<string, unknown>) => Mf }>('miniflare');
+  await engineExec(`DROP TABLE IF EXISTS ${GEN_TABLE}`);
+  for (const sql of GEN_DDL) await engineExec(sql);
+  const gen = await generatedWorker(ROOT);
+  let mf: Mf | undefined;
+  try {
+    assert.match(gen.ts, /export async function eventsSince\(client: Client, params: EventsSinceParams/);
+    assert.doesNotMatch(gen.js, /new Function|eval\(/);
+    mf = new Miniflare({ modules: true, script: gen.script, compatibilityDate: '2025-06-01' });
+    const res = await mf.dispatchFetch(`http://gen.local/?url=${encodeURIComponent(server.url)}`);
+    const text = await res.text();
+    assert.equal(res.status, 200, text.slice(0, 2000));
+    const got = JSON.parse(text) as { codegen: boolean; registered: number; before: number; afterQuery: number; afterTable: number; columns: unknown; rows: string; table: string };
+    assert.equal(got.codegen, false, 'workerd must refuse code generation');
+    assert.equal(got.registered, 4, 'the module registers a RowBinary decoder and a Native row builder for the table and for the query');
+    assert.equal(got.afterQuery - got.before, 1, 'eventsSince() must decode with the module\'s precompiled decoder, not the interpreted fallback');
+    assert.equal(got.afterTable - got.afterQuery, 1, 'SELECT * of the table must decode with the module\'s precompiled decoder');
+    // The engine's own rows for the same queries (its bytes, read by the reference decoder).
+    const want = decodeRowBinaryReference(await engineBytesBound(GEN_QUERY, 'RowBinaryWithNamesAndTypes', {}, { min: String(GEN_MIN) }));
+    assert.equal(want.rows.length, 600 - GEN_MIN);
+    assert.deepEqual(got.columns, want.columns);
+    assert.equal(got.rows, canon(want.rows));
+    const table = decodeRowBinaryReference(await engineBytes(`SELECT * FROM ${GEN_TABLE} ORDER BY id`, 'RowBinaryWithNamesAndTypes'));
+    assert.equal(got.table, canon(table.rows));
+  } finally {
+    await mf?.dispose();
+    gen.cleanup();
+    await engineExec(`DROP TABLE IF EXISTS ${GEN_TABLE}`);
   }
 });
 
