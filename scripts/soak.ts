@@ -2,21 +2,54 @@
 // (fetch, stream, insert, abort, timeout) against a real clickhouse-server this script starts on
 // its own ports (and restarts twice during the run), and against the loopback fault server with
 // random scripted faults. Reports calls, errors by class, rows inserted vs acknowledged vs in the
-// table (an acknowledged row must never be missing), and RSS at the start, after warm-up and at the end.
+// table (an acknowledged row must never be missing), and memory (RSS, V8 heap used, external and
+// array buffers) at the start, after warm-up, every minute and at the end, each after a forced GC
+// when run with --expose-gc (as `npm run soak` does). The fault server and its embedded engine run
+// in a child process (scripts/soak-fault-server.ts), so this process's memory is chwire's own.
+// --heap-snapshots DIR writes a V8 heap snapshot after warm-up and at the end (for leak hunting;
+// writing one stalls the process for seconds and grows its RSS, so not for the reported figures).
 // Not part of npm test. Needs /usr/sbin/clickhouse-server and the embedded engine (chdb) for the fault server.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { writeHeapSnapshot } from 'node:v8';
 import { createClient, isChwireError, ChwireAbortError, ChwireTimeoutError, type Client } from '../src/index.js';
 import { ownServer, SKIP_OWN } from '../test/support/own-server.js';
-import { startTestServer, type Fault } from '../test/support/test-server.js';
+import type { Fault } from '../test/support/test-server.js';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '8' } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '8' },
+    warmup: { type: 'string' }, // seconds; default min(60, minutes × 6)
+    'heap-snapshots': { type: 'string' },
+  },
+});
 const minutes = Number(values.minutes);
 const concurrency = Number(values.concurrency);
+const warmupS = values.warmup === undefined ? Math.min(60, minutes * 6) : Number(values.warmup);
 if (!(minutes > 0) || !(concurrency > 0)) throw new Error('--minutes and --concurrency must be positive numbers');
+if (!(warmupS >= 0) || warmupS >= minutes * 60) throw new Error('--warmup must be a number of seconds shorter than the run');
 if (SKIP_OWN !== false) throw new Error(SKIP_OWN);
 
-const mb = (): number => Math.round(process.memoryUsage().rss / 1048576);
-const rss = { start: mb(), warm: 0, end: 0 };
+// Memory in MB (one decimal), after a full GC when --expose-gc made one available.
+const gc = (globalThis as { gc?: () => void }).gc;
+interface Mem { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
+function mem(): Mem {
+  gc?.();
+  const m = process.memoryUsage();
+  const r = (n: number): number => Math.round(n / 104857.6) / 10;
+  return { rss: r(m.rss), heapUsed: r(m.heapUsed), heapTotal: r(m.heapTotal), external: r(m.external), arrayBuffers: r(m.arrayBuffers) };
+}
+const memory: { start: Mem; warm?: Mem; end?: Mem } = { start: mem() };
+const timeline: ({ s: number; load1: number } & Mem)[] = [];
+const snapshots: string[] = [];
+function snapshot(label: string): void {
+  if (values['heap-snapshots'] !== undefined) snapshots.push(writeHeapSnapshot(join(values['heap-snapshots'], `soak-${process.pid}-${label}.heapsnapshot`)));
+}
 const counts = { calls: 0, ok: 0 };
 const errors = new Map<string, number>();
 const byOp = new Map<string, { calls: number; errors: number }>();
@@ -27,7 +60,25 @@ const unacked = new Map<number, number>();
 
 const real = await ownServer();
 await real.start();
-const fault = await startTestServer();
+
+// The fault server in its own process: its URL on the first stdout line, fault scripts over IPC.
+const faultProc = fork(new URL('./soak-fault-server.js', import.meta.url), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: [] });
+const faultUrl = await new Promise<string>((resolve, reject) => {
+  const lines = createInterface({ input: faultProc.stdout! });
+  lines.once('line', (l) => { lines.close(); resolve(l.trim()); });
+  faultProc.once('exit', (code) => reject(new Error(`the fault server exited with ${code} before giving its URL`)));
+});
+const pendingScripts = new Map<number, () => void>();
+faultProc.on('message', (m: { id: number }) => { pendingScripts.get(m.id)?.(); pendingScripts.delete(m.id); });
+let scriptId = 0;
+const fault = {
+  url: faultUrl,
+  script: (marker: string, steps: (Fault | 'ok')[]): Promise<void> => new Promise((resolve) => {
+    const id = ++scriptId;
+    pendingScripts.set(id, resolve);
+    faultProc.send({ id, marker, steps });
+  }),
+};
 const admin = createClient({ url: real.url, retry: { attempts: 30, baseDelay: 200, maxDelay: 1000 } });
 const table = `soak_${process.pid}`;
 await admin.execute(`CREATE TABLE ${table} (batch UInt32, i UInt32) ENGINE = MergeTree ORDER BY (batch, i)`);
@@ -83,7 +134,7 @@ const ops: Record<string, Op> = {
   },
   async faults({ faulty }) {
     const marker = `/* soak-${++serial} */`;
-    fault.script(marker, Array.from({ length: 3 }, () => faultSteps[Math.floor(Math.random() * faultSteps.length)]!));
+    await fault.script(marker, Array.from({ length: 3 }, () => faultSteps[Math.floor(Math.random() * faultSteps.length)]!));
     const got = await faulty.fetch<{ n: bigint }>(`${FAULT_SQL} ${marker}`);
     if (got.length !== 2000 || got[1999]!.n !== 1999n) throw new Error('wrong rows from the fault server');
   },
@@ -92,7 +143,7 @@ const names = Object.keys(ops);
 
 const started = Date.now();
 const endAt = started + minutes * 60_000;
-const warmAt = started + Math.min(60_000, minutes * 6_000);
+const warmAt = started + warmupS * 1000;
 const restarts = [started + minutes * 60_000 / 3, started + minutes * 120_000 / 3];
 
 async function worker(): Promise<void> {
@@ -111,7 +162,24 @@ async function worker(): Promise<void> {
       if (!isChwireError(e)) unexpected++;
       errors.set(`${name}: ${cls}`, (errors.get(`${name}: ${cls}`) ?? 0) + 1);
     }
-    if (rss.warm === 0 && Date.now() >= warmAt) rss.warm = mb();
+  }
+}
+
+// Memory after warm-up and then every minute (a full GC each time: tens of ms on this heap).
+async function sampler(): Promise<void> {
+  const sample = (): Mem => {
+    const m = mem();
+    timeline.push({ s: Math.round((Date.now() - started) / 1000), load1: Math.round(loadavg()[0]! * 10) / 10, ...m });
+    return m;
+  };
+  await new Promise((r) => setTimeout(r, Math.max(0, warmAt - Date.now())));
+  memory.warm = sample();
+  snapshot('warm');
+  for (let at = started + 60_000; ; at += 60_000) {
+    if (at <= warmAt) continue;
+    if (at >= endAt) return;
+    await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+    sample();
   }
 }
 
@@ -126,8 +194,10 @@ async function restarter(): Promise<void> {
   }
 }
 
-await Promise.all([...Array.from({ length: concurrency }, () => worker()), restarter()]);
-rss.end = mb();
+const loadAtStart = loadavg().map((l) => Math.round(l * 10) / 10);
+await Promise.all([...Array.from({ length: concurrency }, () => worker()), restarter(), sampler()]);
+memory.end = mem();
+snapshot('end');
 
 // Every acknowledged batch is whole in the table; unacknowledged ones may or may not be there.
 const inTable = new Map<number, number>();
@@ -143,10 +213,16 @@ const report = {
   minutes, concurrency, node: process.version, calls: counts.calls, ok: counts.ok,
   errors: Object.fromEntries([...errors].sort()), byOp: Object.fromEntries(byOp), errorsOutsideDocumentedClasses: unexpected,
   rows: { ...rows, inTable: total, acknowledgedMissing: missing, unacknowledgedPresent: unackedPresent },
-  rssMB: rss, hosts: client.hosts(),
+  memoryMB: memory, gcForced: gc !== undefined, warmupSeconds: warmupS,
+  rssEndVsWarm: `${(((memory.end.rss / memory.warm!.rss) - 1) * 100).toFixed(1)} %`,
+  heapUsedEndVsWarm: `${(((memory.end.heapUsed / memory.warm!.heapUsed) - 1) * 100).toFixed(1)} %`,
+  timeline, loadAverage: { start: loadAtStart, end: loadavg().map((l) => Math.round(l * 10) / 10) },
+  ...(snapshots.length > 0 ? { heapSnapshots: snapshots } : {}),
+  hosts: client.hosts(),
 };
 console.log(JSON.stringify(report, null, 2));
 await Promise.all([client.close(), hasty.close(), faulty.close(), admin.close()]);
-await fault.close();
+faultProc.disconnect();
+if (faultProc.exitCode === null) await once(faultProc, 'exit');
 await real.dispose();
 process.exit(missing === 0 && unexpected === 0 ? 0 : 1);
