@@ -92,7 +92,8 @@ test('random reads under random faults: the exact rows or the fault\'s own error
   await fc.assert(fc.asyncProperty(fc.boolean(), fc.array(opArb, { minLength: 1, maxLength: 5 }), async (oldServer, ops) => {
     const server = oldServer ? old : modern;
     // One attempt per call: this property is about how each fault surfaces (retries have their own, test/http.retry.property.test.ts).
-    const c = createClient({ url: server.url, maxOpenConnections: 2, requestTimeout: 300, retry: false });
+    // 1 s: long enough that a loaded machine does not time out a read with no fault (300 ms did), short enough for stalls.
+    const c = createClient({ url: server.url, maxOpenConnections: 2, requestTimeout: 1000, retry: false });
     try {
       for (const op of ops) {
         const marker = `/* fault-${++serial} */`;
