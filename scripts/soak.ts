@@ -24,13 +24,13 @@ const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '8' },
-    warmup: { type: 'string' }, // seconds; default min(60, minutes × 6)
+    warmup: { type: 'string' }, // seconds; default min(120, minutes × 12)
     'heap-snapshots': { type: 'string' },
   },
 });
 const minutes = Number(values.minutes);
 const concurrency = Number(values.concurrency);
-const warmupS = values.warmup === undefined ? Math.min(60, minutes * 6) : Number(values.warmup);
+const warmupS = values.warmup === undefined ? Math.min(120, minutes * 12) : Number(values.warmup);
 if (!(minutes > 0) || !(concurrency > 0)) throw new Error('--minutes and --concurrency must be positive numbers');
 if (!(warmupS >= 0) || warmupS >= minutes * 60) throw new Error('--warmup must be a number of seconds shorter than the run');
 if (SKIP_OWN !== false) throw new Error(SKIP_OWN);
