@@ -355,3 +355,39 @@ test('options chwire cannot honour are refused with a message that says so', () 
   assert.throws(() => createCompat({ url: 'http://h:8123/?database=x' }), /query string/);
   assert.throws(() => createCompat({ no_such_option: 1 } as never), /unknown client option/);
 });
+
+test('a server exception after the data has started (an older server\'s appended text): the official client hands it out as data, chwire/compat throws', async () => {
+  const marker = `appended_${suffix}`;
+  server.fault(marker, { kind: 'exception-appended', at: 60, message: 'Code: 241. DB::Exception: Memory limit (for query) exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)' });
+  const query = `SELECT number AS n, '${marker}' AS m FROM system.numbers LIMIT 100`;
+  const official = makeOfficial({ url: server.url });
+  const compat = makeCompat({ url: server.url });
+  try {
+    const a = await outcome(async () => (await official.query({ query, format: 'CSV' })).text());
+    const b = await outcome(async () => (await compat.query({ query, format: 'CSV' })).text());
+    assert.ok('ok' in a && String(a.ok).includes('DB::Exception: Memory limit'), JSON.stringify(a));
+    assert.ok('error' in b, JSON.stringify(b));
+    assert.equal(b.error.kind, 'Error');
+    assert.match(b.error.message, /Code: 241, e\.displayText\(\) = DB::Exception: Memory limit/);
+  } finally {
+    await official.close();
+    await compat.close();
+  }
+});
+
+test('an abort stops the query on the server too in chwire/compat (KILL QUERY), not in the official client', async () => {
+  const ids: Record<string, string> = {};
+  for (const [who, make] of CLIENTS) {
+    const c = make({ url: server.url });
+    const ac = new AbortController();
+    ids[who] = `compat_abort_${who}_${suffix}`;
+    setTimeout(() => ac.abort(), 150);
+    const o = await outcome(async () => (await c.query({ query: 'SELECT sleep(1) AS s', format: 'JSONEachRow', abort_signal: ac.signal, query_id: ids[who] })).text());
+    assert.ok('error' in o && o.error.message === 'The user aborted a request.', JSON.stringify(o));
+    await new Promise((r) => setTimeout(r, 100));
+    await c.close();
+  }
+  const kills = (id: string): number => server.requests.filter((r) => r.sql.startsWith('KILL QUERY') && r.sql.includes(id)).length;
+  assert.equal(kills(ids['official']!), 0);
+  assert.equal(kills(ids['compat']!), 1);
+});
