@@ -354,6 +354,7 @@ test('options chwire cannot honour are refused with a message that says so', () 
   assert.throws(() => createCompat({ set_basic_auth_header: false }), /set_basic_auth_header/);
   assert.throws(() => createCompat({ url: 'http://h:8123/?database=x' }), /query string/);
   assert.throws(() => createCompat({ no_such_option: 1 } as never), /unknown client option/);
+  assert.throws(() => createCompat({ url: 'chdb://' }), /http:\/\/ and https:\/\//);
 });
 
 test('a server exception after the data has started (an older server\'s appended text): the official client hands it out as data, chwire/compat throws', async () => {
@@ -390,4 +391,32 @@ test('an abort stops the query on the server too in chwire/compat (KILL QUERY), 
   const kills = (id: string): number => server.requests.filter((r) => r.sql.startsWith('KILL QUERY') && r.sql.includes(id)).length;
   assert.equal(kills(ids['official']!), 0);
   assert.equal(kills(ids['compat']!), 1);
+});
+
+test('client options reach the server as the official client sends them: database, session_id, role, http_headers, application', async () => {
+  const opts = { database: 'system', session_id: `compat_opts_${suffix}`, role: ['r1', 'r2'], http_headers: { 'X-Team': 'billing' }, application: 'svc-a', clickhouse_settings: { max_threads: 1 } };
+  const shapes: unknown[] = [];
+  for (const [who, make] of CLIENTS) {
+    const from = server.requests.length;
+    const c = make({ url: server.url, ...opts });
+    await (await c.query({ query: 'SELECT 1 AS x', format: 'JSONEachRow', role: 'r3', http_headers: { 'X-Call': 'q' } })).json();
+    await c.close();
+    const [r] = sentSince(from);
+    assert.ok(r !== undefined, who);
+    assert.equal(r.headers['x-team'], 'billing');
+    assert.equal(r.headers['x-call'], 'q');
+    assert.match(String(r.headers['user-agent']), /^svc-a /);
+    shapes.push(shape(r));
+  }
+  assert.deepEqual(shapes[1], shapes[0]);
+  // 'default' is not sent as a database by either.
+  const sent: unknown[] = [];
+  for (const [, make] of CLIENTS) {
+    const from = server.requests.length;
+    const c = make({ url: server.url, database: 'default' });
+    await (await c.query({ query: 'SELECT 1 AS x', format: 'JSONEachRow' })).text();
+    await c.close();
+    sent.push(sentSince(from).map((r) => r.params.has('database')));
+  }
+  assert.deepEqual(sent, [[false], [false]]);
 });

@@ -13,7 +13,6 @@ import type { TransportTarget } from '../client/config.js';
 import type { QueryParams as ChwireParams } from '../client/params.js';
 import { heldBody } from '../client/tail-hold.js';
 import { ChwireConfigError } from '../errors.js';
-import { ChdbTransport } from '../transport/chdb.js';
 import { HttpTransport } from '../transport/http.js';
 import type { QuerySummary, Transport, TransportResponse } from '../transport/types.js';
 import { toOfficialError } from './errors.js';
@@ -215,8 +214,8 @@ class CompatClient implements ClickHouseClient {
   }
 }
 
-/** chwire's transports, with requestTimeout counted from the socket's assignment on HTTP. */
+/** chwire's HTTP transport, with requestTimeout counted from the socket's assignment (options.ts admits http(s) URLs only). */
 function compatTransport(target: TransportTarget): Transport {
-  if (target.kind === 'chdb') return new ChdbTransport({ path: target.path, requestTimeout: target.requestTimeout, database: target.database });
+  if (target.kind !== 'http') throw new ChwireConfigError('chwire/compat connects to http:// and https:// servers only');
   return new HttpTransport({ ...target, requestTimeoutFrom: 'socket' });
 }

@@ -156,6 +156,9 @@ function baseUrl(url: string | URL | undefined, pathname: string | undefined): s
   } catch {
     throw new ChwireConfigError('option url is not a valid URL');
   }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new ChwireConfigError(`chwire/compat connects to http:// and https:// servers, as the official client does (got ${u.protocol}); the embedded engine (chdb://) is chwire's own createClient's`);
+  }
   if (u.search !== '') {
     throw new ChwireConfigError('chwire/compat does not read options from the URL\'s query string (the official client does): pass them as options');
   }
