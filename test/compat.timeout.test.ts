@@ -9,6 +9,7 @@ import { createClient as createOfficial, ClickHouseLogLevel } from '@clickhouse/
 import { createClient as createCompat } from '../src/compat.js';
 import { createClient, ChwireTimeoutError } from '../src/index.js';
 import { REAL_URL, SKIP_REAL } from './support/ch-server.js';
+import { startTestServer } from './support/test-server.js';
 
 const CALLS = 400;
 const POOL = 2;
@@ -60,5 +61,23 @@ test('a request that has its socket is still bounded by request_timeout in chwir
     assert.ok(performance.now() - t0 < 1500);
   } finally {
     await compat.close();
+  }
+});
+
+test('hermetic: a call queued behind a stalled response longer than request_timeout still runs once it has a socket', async () => {
+  const server = await startTestServer();
+  server.fault('compat_stalled_marker', { kind: 'stall', at: 10 });
+  const compat = createCompat({ url: server.url, max_open_connections: 1, request_timeout: 600 });
+  try {
+    const stalled = compat.query({ query: "SELECT 'compat_stalled_marker' AS m FROM system.numbers LIMIT 1000", format: 'CSV' }).then((rs) => rs.text());
+    const queued = compat.query({ query: 'SELECT 1 AS x', format: 'JSONEachRow' }).then((rs) => rs.json());
+    // The stalled body times out (no byte for 600 ms) and frees the one socket; the queued call
+    // waited that long for it, and its own 600 ms start only then.
+    const a = await stalled.then(() => undefined, (e: unknown) => e);
+    assert.ok(a instanceof Error && a.message === 'Timeout error.', String(a));
+    assert.deepEqual(await queued, [{ x: 1 }]);
+  } finally {
+    await compat.close();
+    await server.close();
   }
 });
