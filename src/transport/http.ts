@@ -8,8 +8,8 @@
 // host selection and retry policy; a request is sent again under the same query id only when the
 // previous one cannot have reached a server (refused, or a reused socket that failed at once); a
 // closed transport sends nothing; waiting for a pooled socket counts against requestTimeout (unless
-// requestTimeoutFrom is 'socket'); idle
-// sockets are closed before the server's announced keep-alive timeout. A query the client gives up
+// requestTimeoutFrom is 'socket'); idle sockets are closed before the server's announced keep-alive
+// timeout. A query the client gives up
 // on (AbortSignal, requestTimeout, a connection broken after sending) is also stopped on the
 // server (KILL QUERY), not only disconnected.
 import http from 'node:http';
@@ -72,7 +72,8 @@ export interface HttpTransportOptions {
   /**
    * Where requestTimeout starts for a response head: `'request'` (default) when the request is
    * made, so the wait for a pooled socket counts; `'socket'` once a socket is assigned, so it does
-   * not (as @clickhouse/client counts it; chwire/compat sets this). Retries' total budget is the same.
+   * not (as @clickhouse/client counts it; chwire/compat sets this). Either way no retry starts
+   * once requestTimeout has passed since the call began.
    */
   requestTimeoutFrom?: 'request' | 'socket' | undefined;
 }
