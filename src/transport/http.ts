@@ -9,9 +9,8 @@
 // previous one cannot have reached a server (refused, or a reused socket that failed at once); a
 // closed transport sends nothing; waiting for a pooled socket counts against requestTimeout (unless
 // requestTimeoutFrom is 'socket'); idle sockets are closed before the server's announced keep-alive
-// timeout. A query the client gives up
-// on (AbortSignal, requestTimeout, a connection broken after sending) is also stopped on the
-// server (KILL QUERY), not only disconnected.
+// timeout. A query the client gives up on (AbortSignal, requestTimeout, a connection broken after
+// sending) is also stopped on the server (KILL QUERY), not only disconnected.
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
