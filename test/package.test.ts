@@ -270,7 +270,7 @@ test('chwire/arrow: apache-arrow an optional peer, imported by chwire/arrow alon
   assert.ok(pkg.peerDependencies?.['apache-arrow'] !== undefined, 'apache-arrow must be a peerDependency');
   assert.equal(pkg.peerDependenciesMeta?.['apache-arrow']?.optional, true, 'peerDependenciesMeta["apache-arrow"].optional must be true');
   assert.equal(pkg.dependencies?.['apache-arrow'], undefined);
-  for (const entry of ['.', './codec', './web']) {
+  for (const entry of ['.', './codec', './web', './compat']) {
     const found = nonRelative(walk(dist(pkg.exports[entry]!.import)), (r) => r.specifier === 'apache-arrow' || r.specifier.startsWith('apache-arrow/'));
     assert.deepEqual(found, [], `${entry} must not load apache-arrow`);
   }
