@@ -13,9 +13,9 @@ import { hashKey } from './compile.js';
 /**
  * The kinds of generated code a `chwire gen` module carries: `rowbinary` (RowBinary row decoders),
  * `native-rows` (Native row builders of decodeNative), `native-sources` (Native row functions of
- * fetch, stream and batches).
+ * fetch, stream and batches), `native-insert` (Native block encoders of insert()).
  */
-export type PrecompiledKind = 'rowbinary' | 'native-rows' | 'native-sources';
+export type PrecompiledKind = 'rowbinary' | 'native-rows' | 'native-sources' | 'native-insert';
 
 /** One precompiled function: what `kind` of generated code, for which key, from which source. */
 export interface PrecompiledEntry {

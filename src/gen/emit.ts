@@ -27,6 +27,7 @@ import { resolveBaseOptions } from '../plan/resolve.js';
 import { VALUE_OPTION_KEYS, type DecodeOptions, type ResolvedValueOptions } from '../plan/options.js';
 import { generateRowDecoder } from '../rowbinary/generate.js';
 import { nativeRowCode } from '../native/row-decoder.js';
+import { nativeEncoderCode } from '../native/encoder.js';
 import { parseType } from '../types/parse.js';
 import type { TypeNode } from '../types/ast.js';
 import { insertType, insertableColumn, optionalOnInsert, paramType, propertyKey, readType } from './ts-types.js';
@@ -165,6 +166,7 @@ export function emitModule(input: GenInput): GenOutput {
   }
 
   const schemas: { what: string; cols: readonly ResultColumn[] }[] = [];
+  const encoders: { what: string; cols: readonly ResultColumn[]; shape: 'object' | 'array' }[] = [];
   for (const t of input.tables) {
     const pascal = pascalCase(t.table);
     const what = `table ${t.table}`;
@@ -204,6 +206,14 @@ export function emitModule(input: GenInput): GenOutput {
       '',
     );
     schemas.push({ what, cols: t.result });
+    // The encoders insert() builds for this table: every insertable column (object and array
+    // rows), and object rows that leave every column with a default to the server.
+    const writable = t.columns.filter((c) => c.defaultKind !== 'MATERIALIZED' && c.defaultKind !== 'ALIAS').map((c) => ({ name: c.name, type: c.type }));
+    const required = t.columns.filter((c) => c.defaultKind === '').map((c) => ({ name: c.name, type: c.type }));
+    if (skipped.length === 0) {
+      encoders.push({ what, cols: writable, shape: 'object' }, { what, cols: writable, shape: 'array' });
+      if (required.length > 0 && required.length < writable.length) encoders.push({ what, cols: required, shape: 'object' });
+    }
   }
 
   for (const q of input.queries) {
@@ -294,7 +304,7 @@ export function emitModule(input: GenInput): GenOutput {
     `import { ${runtime.sort().join(', ')} } from '${pkg}/codec';`,
     '',
     ...body,
-    ...emitDecoders(schemas, input.options, rows),
+    ...emitDecoders(schemas, encoders, input.options),
   ].join('\n').replace(/\n+$/, '\n');
 
   return { ts };
@@ -320,8 +330,20 @@ function entry(kind: string, key: string, source: string, params: string): strin
   ].join('\n');
 }
 
-function emitDecoders(schemas: readonly { what: string; cols: readonly ResultColumn[] }[], options: DecodeOptions, _rows: 'object' | 'array'): string[] {
+function emitDecoders(
+  schemas: readonly { what: string; cols: readonly ResultColumn[] }[],
+  encoders: readonly { what: string; cols: readonly ResultColumn[]; shape: 'object' | 'array' }[],
+  options: DecodeOptions,
+): string[] {
   const entries = new Map<string, string>();
+  for (const { what, cols, shape } of encoders) {
+    try {
+      const code = nativeEncoderCode(cols, shape);
+      entries.set(`native-insert\u0000${code.key}`, entry('native-insert', code.key, code.source, 'K, W, S, H, HEAD'));
+    } catch (e) {
+      throw new Error(`${what}: ${(e as Error).message}`);
+    }
+  }
   for (const { what, cols } of schemas) {
     try {
       const plan = resolvePlan(cols.map((c) => ({ name: c.name, type: parseType(c.type), typeText: c.type })), options);
@@ -333,8 +355,9 @@ function emitDecoders(schemas: readonly { what: string; cols: readonly ResultCol
     }
   }
   return [
-    '// The compiled decoders of this module\'s result schemas, registered on import so that a result with',
-    '// exactly these columns and options is decoded without compiling code at run time.',
+    '// The compiled encoders of this module\'s tables and decoders of its result schemas, registered on',
+    '// import so that an insert or a result with exactly these columns and options needs no code compiled',
+    '// at run time.',
     'registerPrecompiled([',
     ...entries.values(),
     ']);',
