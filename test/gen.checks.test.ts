@@ -90,3 +90,28 @@ test('generated functions check the result header once per result; tuple paramet
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a table with an AggregateFunction column: the rest is generated, the missing types are named in notes', { timeout: 60_000 }, async () => {
+  const client = createClient({ url: 'chdb://' });
+  const t = uniqueName('gen_agg');
+  const dir = join(ROOT, 'dist', 'gen-test', uniqueName('agg'));
+  mkdirSync(dir, { recursive: true });
+  try {
+    await client.execute(`CREATE TABLE ${t} (k UInt64, n Nullable(String), u AggregateFunction(uniq, UInt64)) ENGINE = AggregatingMergeTree ORDER BY (k, n) SETTINGS allow_nullable_key = 1`);
+    let err = '';
+    const { main } = await import('../src/cli/main.js');
+    const code = await main(['gen', '--url', 'chdb://', '--table', t, '--query', `keys=SELECT k, finalizeAggregation(u) AS uniq FROM ${t}`, '--out', join(dir, 'db.ts')], {
+      stdout: { write: () => true }, stderr: { write: (s: string) => { err += s; return true; } }, env: {},
+    });
+    assert.equal(code, 0, err);
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(join(dir, 'db.ts'), 'utf8');
+    assert.match(text, /\/\/ No GenAgg\w*Row: table gen_agg\w*: column "u": AggregateFunction states cannot be decoded/);
+    assert.match(text, /\/\/ No GenAgg\w*Insert: column "u" \(AggregateFunction\(uniq, UInt64\)\) cannot be written by insert\(\) and has no default\./);
+    assert.match(text, /export async function keys\(/);
+  } finally {
+    await client.execute(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -9,7 +9,7 @@
 import type { Client } from '../client/client.js';
 import { quoteIdentifier, quoteString, splitTableName } from '../client/identifiers.js';
 import { withTypedDefaults } from './sql-text.js';
-import { ChwireServerError } from '../errors.js';
+import { ChwireConfigError, ChwireDecodeError, ChwireServerError, ChwireTypeError } from '../errors.js';
 
 export interface ResultColumn {
   readonly name: string;
@@ -34,11 +34,29 @@ export async function describeQuery(client: Client, sql: string): Promise<Result
 }
 
 async function describeWith(client: Client, probe: string): Promise<ResultColumn[]> {
-  const rows = await client.fetch(`SELECT * FROM (\n${probe}\n) LIMIT 0`, { rows: 'array' });
+  let rows;
+  try {
+    rows = await client.fetch(`SELECT * FROM (\n${probe}\n) LIMIT 0`, { rows: 'array' });
+  } catch (e) {
+    // A header with a column the client cannot decode (AggregateFunction states): the server's
+    // description as text instead, so the caller can say which column and generate the rest.
+    if (!(e instanceof ChwireDecodeError || e instanceof ChwireConfigError || e instanceof ChwireTypeError)) throw e;
+    return await describeText(client, probe);
+  }
   if (rows.columns.length > 0) return rows.columns.map((c) => ({ name: c.name, type: c.type }));
   // Native (older servers) sends no header for an empty result: ask DESCRIBE instead.
   const desc = await client.fetch<unknown[]>(`DESCRIBE TABLE (\n${probe}\n)`, { rows: 'array' });
   return desc.map((r) => ({ name: String(r[0]), type: String(r[1]) }));
+}
+
+async function describeText(client: Client, probe: string): Promise<ResultColumn[]> {
+  let text = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of client.streamRaw(`DESCRIBE TABLE (\n${probe}\n)`, { format: 'JSONEachRow' })) text += decoder.decode(chunk, { stream: true });
+  return text.split('\n').filter((l) => l !== '').map((l) => {
+    const r = JSON.parse(l) as { name: string; type: string };
+    return { name: r.name, type: r.type };
+  });
 }
 
 /** A table's columns in order, with their default kinds. */

@@ -170,21 +170,33 @@ export function emitModule(input: GenInput): GenOutput {
   for (const t of input.tables) {
     const pascal = pascalCase(t.table);
     const what = `table ${t.table}`;
-    body.push(`/** A row of \`${commentText(t.table)}\` (\`SELECT *\`), as read with this module's options. */`);
-    const rowText = rowTypeText(what, t.result, input.options, rows, base);
-    body.push(rows === 'array' ? `export type ${claim(`${pascal}Row`, what)} = ${rowText};` : `export interface ${claim(`${pascal}Row`, what)} ${rowText}`, '');
+    // A column chwire cannot decode (AggregateFunction states) leaves out the Row type, with a
+    // note; one insert() cannot write, without a default, leaves out the Insert type: the rest of
+    // the table is still generated.
+    let rowText: string | undefined;
+    try {
+      rowText = rowTypeText(what, t.result, input.options, rows, base);
+    } catch (e) {
+      body.push(`// No ${pascal}Row: ${commentText((e as Error).message)}. Select the columns you need in a --query.`, '');
+    }
+    if (rowText !== undefined) {
+      body.push(`/** A row of \`${commentText(t.table)}\` (\`SELECT *\`), as read with this module's options. */`);
+      body.push(rows === 'array' ? `export type ${claim(`${pascal}Row`, what)} = ${rowText};` : `export interface ${claim(`${pascal}Row`, what)} ${rowText}`, '');
+      schemas.push({ what, cols: t.result });
+    }
+    const writableColumns = t.columns.filter((c) => c.defaultKind !== 'MATERIALIZED' && c.defaultKind !== 'ALIAS');
+    const blocking = writableColumns.find((c) => c.defaultKind === '' && !insertableColumn(typeOf(c, what)));
+    if (blocking !== undefined) {
+      body.push(`// No ${pascal}Insert: column ${commentText(JSON.stringify(blocking.name))} (${commentText(blocking.type)}) cannot be written by insert() and has no default.`, '');
+      continue;
+    }
     const insertName = claim(`${pascal}Insert`, what);
     body.push(`/** What insert${pascal}() accepts for a row of \`${commentText(t.table)}\`: columns with a default (the server fills them in), and Nullable ones without one (NULL), may be left out. */`);
     body.push(`export interface ${insertName} {`);
     const skipped: string[] = [];
-    for (const c of t.columns) {
-      if (c.defaultKind === 'MATERIALIZED' || c.defaultKind === 'ALIAS') continue;
+    for (const c of writableColumns) {
       const node = typeOf(c, what);
-      if (!insertableColumn(node)) {
-        skipped.push(c.name);
-        if (c.defaultKind === '') throw new Error(`${what}: column ${JSON.stringify(c.name)} (${c.type}) cannot be written by insert() and has no default, so no row can be inserted by insert(); leave the table out of --table or give the column a DEFAULT`);
-        continue;
-      }
+      if (!insertableColumn(node)) { skipped.push(c.name); continue; }
       const type = withColumn(what, c.name, () => insertType(node));
       const dflt = c.defaultKind === '' ? '' : ` ${c.defaultKind}`;
       body.push(`  /** \`${commentText(c.type)}\`${dflt} */`);
@@ -205,14 +217,15 @@ export function emitModule(input: GenInput): GenOutput {
       '}',
       '',
     );
-    schemas.push({ what, cols: t.result });
     // The encoders insert() builds for this table: every insertable column (object and array
     // rows), and object rows that leave every column with a default to the server.
-    const writable = t.columns.filter((c) => c.defaultKind !== 'MATERIALIZED' && c.defaultKind !== 'ALIAS').map((c) => ({ name: c.name, type: c.type }));
+    const writable = writableColumns.map((c) => ({ name: c.name, type: c.type }));
     const required = t.columns.filter((c) => c.defaultKind === '').map((c) => ({ name: c.name, type: c.type }));
     if (skipped.length === 0) {
       encoders.push({ what, cols: writable, shape: 'object' }, { what, cols: writable, shape: 'array' });
       if (required.length > 0 && required.length < writable.length) encoders.push({ what, cols: required, shape: 'object' });
+    } else {
+      encoders.push({ what, cols: writableColumns.filter((c) => !skipped.includes(c.name)).map((c) => ({ name: c.name, type: c.type })), shape: 'object' });
     }
   }
 
