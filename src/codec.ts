@@ -10,7 +10,7 @@ export type { ColumnInfo, Row, RowStreamDecoder } from './stream-decoder.js';
 export * from './errors.js';
 export { registerPrecompiled, precompiledHits, precompiledCount, type PrecompiledEntry, type PrecompiledKind } from './codegen/precompiled.js';
 // What `chwire gen` modules call at run time.
-export { checkColumns, checkedStream, type ExpectedColumns } from './gen/runtime.js';
+export { checkColumns, checkedStream, type ExpectedColumns, type CheckableStream } from './gen/runtime.js';
 export { parseType, printType, readBinaryType, encodeBinaryType, typeEquals } from './types/index.js';
 export type { TypeNode } from './types/ast.js';
 // Native format (H5): compiled block encoder, block stream, row decoder, columnar reader.

@@ -8,12 +8,21 @@
 // mismatch is a ChwireDecodeError naming the query, the column, the expected and the received type.
 // No `node:` imports (part of `chwire/codec`).
 import { ChwireDecodeError } from '../errors.js';
-import type { RowStream } from '../client/row-stream.js';
 
 /** A result header as a generated module spells it: [name, ClickHouse type] per column. */
 export type ExpectedColumns = readonly (readonly [string, string])[];
 
 interface Column { readonly name: string; readonly type: string }
+
+/** What checkedStream needs of a stream (a RowStream has it; declared here so chwire/codec needs no client types). */
+export interface CheckableStream {
+  [Symbol.asyncIterator](): AsyncIterator<unknown>;
+  batches(): AsyncIterable<unknown[]>;
+  readonly columns: readonly Column[] | undefined;
+  readonly queryId: string | undefined;
+  readonly summary: unknown;
+  cancel(): void;
+}
 
 /**
  * Throws unless `got` has exactly the `expected` columns (names, types, order). `got` undefined
@@ -41,7 +50,7 @@ export function checkColumns(what: string, expected: ExpectedColumns, got: reado
  * mismatch cancels the query and throws from the loop. After the check each step is the inner
  * stream's own (one boolean test).
  */
-export function checkedStream<R>(what: string, expected: ExpectedColumns, stream: RowStream<R>): RowStream<R> {
+export function checkedStream<S extends CheckableStream>(what: string, expected: ExpectedColumns, stream: S): S {
   let checked = false;
   const check = (): void => {
     if (checked) return;
@@ -61,7 +70,7 @@ export function checkedStream<R>(what: string, expected: ExpectedColumns, stream
     };
     return it;
   };
-  return {
+  const checkedOne: CheckableStream = {
     get columns() { return stream.columns; },
     get queryId() { return stream.queryId; },
     get summary() { return stream.summary; },
@@ -69,4 +78,6 @@ export function checkedStream<R>(what: string, expected: ExpectedColumns, stream
     batches: () => ({ [Symbol.asyncIterator]: () => wrap(stream.batches()[Symbol.asyncIterator]()) }),
     [Symbol.asyncIterator]: () => wrap(stream[Symbol.asyncIterator]()),
   };
+  // The same members as the stream given (a RowStream's), each delegating to it.
+  return checkedOne as S;
 }
