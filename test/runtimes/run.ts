@@ -142,7 +142,7 @@ test('workerd (miniflare): a chwire gen module\'s query function returns the eng
       nativeBefore: number; afterNativeFetch: number; afterNativeBatches: number; native: string; batched: string;
     };
     assert.equal(got.codegen, false, 'workerd must refuse code generation');
-    assert.equal(got.registered, 8, 'the module registers a RowBinary decoder and three Native row functions for the table and for the query');
+    assert.equal(got.registered, 10, 'the module registers a RowBinary decoder and three Native row functions for the table and for the query, and two insert encoders (object and array rows) for the table');
     assert.equal(got.afterQuery - got.before, 1, 'eventsSince() must decode with the module\'s precompiled decoder, not the interpreted fallback');
     assert.equal(got.afterTable - got.afterQuery, 1, 'SELECT * of the table must decode with the module\'s precompiled decoder');
     // The engine's own rows for the same queries (its bytes, read by the reference decoder).
