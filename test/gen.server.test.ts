@@ -33,7 +33,7 @@ const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (_, x: unkno
 
 const RUNNER = `
 import { createClient, precompiledHits } from 'chwire';
-import { since, sinceStream, top } from './db.js';
+import { since, sinceStream, top, none, noneStream } from './db.js';
 let refused = false;
 try { new Function('return 1'); } catch { refused = true; }
 const [url, mode] = process.argv.slice(2);
@@ -43,6 +43,7 @@ let rows = [];
 if (mode === 'fetch') rows = [...await since(client)];
 else if (mode === 'stream') { for await (const r of sinceStream(client)) rows.push(r); }
 else if (mode === 'batches') { for await (const b of sinceStream(client).batches()) rows.push(...b); }
+else if (mode === 'empty') { rows = [...await none(client)]; for await (const r of noneStream(client)) rows.push(r); }
 else rows = [await top(client)];
 const hits = { sources: precompiledHits('native-sources') - before.sources, rows: precompiledHits('native-rows') - before.rows, rowbinary: precompiledHits('rowbinary') - before.rowbinary, all: precompiledHits() };
 await client.close();
@@ -61,7 +62,7 @@ test('chwire gen on 18.16: fetch, stream and batches decode Native through the m
     const since = `SELECT id, name, at, score, tags FROM ${table} WHERE id >= 5 ORDER BY id`;
     const top = `SELECT id, name FROM ${table} ORDER BY id DESC LIMIT 1`;
     const out = join(dir, 'db.ts');
-    const gen = await cli(['gen', '--url', REAL_URL!, '--table', table, '--query', `since=${since}`, '--query', `top :one=${top}`, '--out', out]);
+    const gen = await cli(['gen', '--url', REAL_URL!, '--table', table, '--query', `since=${since}`, '--query', `top :one=${top}`, '--query', `none=SELECT id FROM ${table} WHERE id > 1000`, '--out', out]);
     assert.equal(gen.code, 0, gen.stderr);
     const source = readFileSync(out, 'utf8');
     assert.match(source, /export async function top\(client: Client, params: TopParams = {}, opts: CallOptions = \{\}\): Promise<TopRow \| null>/);
@@ -78,6 +79,9 @@ test('chwire gen on 18.16: fetch, stream and batches decode Native through the m
       assert.equal(got.hits.rowbinary, 0, `${mode}: 18.16 answers in Native`);
       assert.equal(got.hits.all, 1, `${mode}: precompiledHits() counts every kind`);
     }
+    // An empty result in Native has no header: the module's column check lets it through.
+    const empty = await run(process.execPath, [join(dir, 'runner.mjs'), REAL_URL!, 'empty'], { cwd: dir });
+    assert.deepEqual((JSON.parse(empty.stdout) as { rows: unknown[] }).rows, []);
     const one = await run(process.execPath, ['--disallow-code-generation-from-strings', join(dir, 'runner.mjs'), REAL_URL!, 'one'], { cwd: dir });
     const got = JSON.parse(one.stdout) as { hits: { sources: number }; rows: unknown[] };
     assert.deepEqual(got.rows, [plain((await client.fetch(`SELECT id, name FROM ${table} ORDER BY id DESC LIMIT 1`))[0])]);
