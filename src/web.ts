@@ -71,6 +71,7 @@ export type { RawStream, RawOptions } from './client/raw-stream.js';
 export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './client/insert.js';
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export { tuple, QueryTuple } from './client/params.js';
+export { precompiledHits, precompiledCount, type PrecompiledKind } from './codegen/precompiled.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export {
   columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,
