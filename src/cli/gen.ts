@@ -10,6 +10,7 @@ import { describeQuery, describeTable, quotedTable } from '../gen/describe.js';
 import { emitModule, type GenQuery, type GenTable } from '../gen/emit.js';
 import { parseQueriesFile, placeholderTypes } from '../gen/sql-text.js';
 import { lineDiff } from './diff.js';
+import { note } from './messages.js';
 
 export const GEN_HELP = `Usage: chwire gen --url URL [--table db.name]... [--query name=SQL]... [--queries file.sql]... --out file.ts [--check] [decode options]
 
@@ -98,6 +99,6 @@ export async function genCommand(argv: readonly string[], io: CommandIO): Promis
     return 0;
   }
   for (const [path, text] of files) await writeFile(path, text);
-  io.stderr.write(`chwire gen: wrote ${files.map((f) => f[0]).join(', ')}\n`);
+  note(io.stderr, `chwire gen: wrote ${files.map((f) => f[0]).join(', ')}`);
   return 0;
 }
