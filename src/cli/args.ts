@@ -32,8 +32,9 @@ export const CONNECTION_HELP = [
 
 export const DECODE_HELP = [
   '  --int64 bigint|number|string   --int128 …   --decimal string|number',
-  '  --datetime Date|string|number  --date Date|string   --time string|number',
-  '  --strings string|bytes   --uuid string|bytes   --maps object|Map   --rows object|array',
+  '  --datetime Date|string|number|text  --date Date|string   --time string|number',
+  '  --strings string|bytes   --uuid string|bytes   --maps object|Map   --float32 exact|shortest',
+  '  --rows object|array',
 ].join('\n');
 
 const PASSWORD_HINT = 'a password in an argument shows in ps and in shell history; set CHWIRE_PASSWORD instead';
