@@ -17,6 +17,7 @@ export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, 
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export type { ColumnStream, ColumnBatch } from './client/column-stream.js';
 export { tuple, QueryTuple } from './client/params.js';
+export { sqlLiteral } from './client/literal.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export type { TlsOptions } from './transport/tls-options.js';
 export type { QuerySummary } from './transport/types.js';

@@ -71,6 +71,7 @@ export type { RawStream, RawOptions } from './client/raw-stream.js';
 export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './client/insert.js';
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export { tuple, QueryTuple } from './client/params.js';
+export { sqlLiteral } from './client/literal.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export type { QuerySummary } from './transport/types.js';
 export type { DecodeOptions, ValueOptions } from './plan/options.js';
