@@ -16,8 +16,10 @@ const bench = new Bench('server-text');
 const ROWS = bench.config.rows;
 
 // Zoned columns nested: a Native header keeps a DateTime's zone only there (docs/client.md).
-const DT_SQL = `SELECT [toDateTime(1600000000 + number * 7919, 'Europe/Berlin')] AS berlin, toDateTime(1600000000 + number * 7919, 'UTC') AS utc, ` +
-  `[toDateTime64(1600000000 + number * 7.919, 3, 'America/New_York')] AS ny FROM numbers(${ROWS})`;
+// `step` seconds apart: 1 (a log's timestamps, the zone's offset memo hits) or 7919 (every value in
+// its own 15-minute span: each misses the memo and asks Intl, the worst case).
+const dtSql = (step: number): string => `SELECT [toDateTime(1600000000 + number * ${step}, 'Europe/Berlin')] AS berlin, toDateTime(1600000000 + number * ${step}, 'UTC') AS utc, ` +
+  `[toDateTime64(1600000000 + number * ${step} + (number % 1000) / 1000, 3, 'America/New_York')] AS ny FROM numbers(${ROWS})`;
 const F32_SQL = `SELECT reinterpretAsFloat32(toUInt32(cityHash64(number) % 2139095040)) AS a, toFloat32(number / 7) AS b FROM numbers(${ROWS})`;
 
 function paths(bin: Uint8Array, nat: Uint8Array, variants: [string, RowBinaryOptions][]): BenchPath[] {
@@ -31,13 +33,16 @@ function paths(bin: Uint8Array, nat: Uint8Array, variants: [string, RowBinaryOpt
   return out;
 }
 
-const dtBin = plain(await engineBytes(DT_SQL, 'RowBinaryWithNamesAndTypes'));
-const dtNat = plain(await engineBytes(DT_SQL, 'Native'));
-await bench.run({
-  name: 'datetime', rows: ROWS, baselines: ['rowbinary-Date', 'native-Date'],
-  title: "Array(DateTime('Europe/Berlin')), DateTime('UTC'), Array(DateTime64(3, 'America/New_York')), every value distinct: datetime 'Date' (default) / 'string' / 'text'",
-  paths: paths(dtBin, dtNat, [['Date', {}], ['string', { datetime: 'string' }], ['text', { datetime: 'text' }]]),
-});
+for (const [name, step] of [['datetime-clustered', 1], ['datetime-spread', 7919]] as const) {
+  const sql = dtSql(step);
+  const dtBin = plain(await engineBytes(sql, 'RowBinaryWithNamesAndTypes'));
+  const dtNat = plain(await engineBytes(sql, 'Native'));
+  await bench.run({
+    name, rows: ROWS, baselines: ['rowbinary-Date', 'native-Date'],
+    title: `Array(DateTime('Europe/Berlin')), DateTime('UTC'), Array(DateTime64(3, 'America/New_York')), ${step} s apart: datetime 'Date' (default) / 'string' / 'text'`,
+    paths: paths(dtBin, dtNat, [['Date', {}], ['string', { datetime: 'string' }], ['text', { datetime: 'text' }]]),
+  });
+}
 
 const fBin = plain(await engineBytes(F32_SQL, 'RowBinaryWithNamesAndTypes'));
 const fNat = plain(await engineBytes(F32_SQL, 'Native'));
