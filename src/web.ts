@@ -72,6 +72,7 @@ export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './cl
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export { tuple, QueryTuple } from './client/params.js';
 export { precompiledHits, precompiledCount, type PrecompiledKind } from './codegen/precompiled.js';
+export { sqlLiteral } from './client/literal.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export {
   columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,

@@ -1,6 +1,8 @@
 // Command-line arguments shared by the `chwire` commands: how to reach the server and the decode
 // options, parsed with node:util parseArgs. Invariant: a password never comes from the command line
-// (it would show in `ps` and shell history): it is read from CHWIRE_PASSWORD or the URL.
+// (it would show in `ps` and shell history): it is read from CHWIRE_PASSWORD or from $CHWIRE_URL;
+// `--password` and a `--url` that carries one are refused (usage error) with a message pointing
+// to CHWIRE_PASSWORD, and the message never repeats the URL.
 import type { ClientOptions } from '../client/config.js';
 import type { DecodeOptions } from '../plan/options.js';
 import { VALUE_OPTION_KEYS } from '../plan/options.js';
@@ -23,17 +25,40 @@ export const DECODE_OPTIONS = Object.fromEntries(
 export const CONNECTION_HELP = [
   '  --url URL          http(s)://host:8123 or chdb:// (default: $CHWIRE_URL, else http://localhost:8123)',
   '  --user NAME        user name (default: the URL\'s, else default); the password comes from',
-  '                     $CHWIRE_PASSWORD or the URL, never from an argument',
+  '                     $CHWIRE_PASSWORD (or $CHWIRE_URL), never from an argument: --password',
+  '                     and a --url with a password are refused (they would show in ps)',
   '  --database NAME    default database',
 ].join('\n');
 
 export const DECODE_HELP = [
   '  --int64 bigint|number|string   --int128 …   --decimal string|number',
-  '  --datetime Date|string|number  --date Date|string   --time string|number',
-  '  --strings string|bytes   --uuid string|bytes   --maps object|Map   --rows object|array',
+  '  --datetime Date|string|number|text  --date Date|string   --time string|number',
+  '  --strings string|bytes   --uuid string|bytes   --maps object|Map   --float32 exact|shortest',
+  '  --rows object|array',
 ].join('\n');
 
+const PASSWORD_HINT = 'a password in an argument shows in ps and in shell history; set CHWIRE_PASSWORD instead';
+
+/** Refuses `--password` before parsing, with the way that works (parseArgs would only say "unknown option"). */
+export function refusePasswordFlag(argv: readonly string[]): void {
+  for (const a of argv) {
+    if (a === '--') return;
+    if (a === '--password' || a.startsWith('--password=')) throw new UsageError(`--password is not accepted: ${PASSWORD_HINT}`);
+  }
+}
+
+/** True when a URL's user info has a non-empty password (`scheme://user:secret@host`). */
+function urlHasPassword(url: string): boolean {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)@/.exec(url);
+  if (m === null) return false;
+  const colon = m[1]!.indexOf(':');
+  return colon >= 0 && colon < m[1]!.length - 1;
+}
+
 export function clientOptions(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ClientOptions {
+  // Refused rather than warned about: a warning is lost in a script's redirected stderr, the very
+  // place where a password in `ps` matters (every user of the host can read it); the URL is not echoed.
+  if (typeof values['url'] === 'string' && urlHasPassword(values['url'])) throw new UsageError(`--url carries a password, which is not accepted: ${PASSWORD_HINT} (and remove it from the URL), or put the whole URL in CHWIRE_URL`);
   const opts: ClientOptions = { url: typeof values['url'] === 'string' ? values['url'] : env['CHWIRE_URL'] ?? 'http://localhost:8123' };
   if (typeof values['user'] === 'string') opts.username = values['user'];
   if (env['CHWIRE_PASSWORD'] !== undefined) opts.password = env['CHWIRE_PASSWORD'];

@@ -12,6 +12,7 @@ import { describeQuery, describeTable, quotedTable } from '../gen/describe.js';
 import { GENERATED_MARK, emitModule, type GenQuery, type GenTable } from '../gen/emit.js';
 import { parseMarker, parseQueriesFile, placeholderTypes, trimStatement, type QueryKind } from '../gen/sql-text.js';
 import { lineDiff } from './diff.js';
+import { note } from './messages.js';
 
 export const GEN_HELP = `Usage: chwire gen --url URL [--table db.name]... [--query name=SQL]... [--queries file.sql]... --out file.ts [--check] [decode options]
 
@@ -134,6 +135,6 @@ export async function genCommand(argv: readonly string[], io: CommandIO): Promis
     const text = await readFile(old, 'utf8').catch(() => undefined);
     if (text?.startsWith(GENERATED_MARK) === true) await rm(old);
   }
-  io.stderr.write(`chwire gen: wrote ${path}\n`);
+  note(io.stderr, `chwire gen: wrote ${path}`);
   return GEN_EXIT.ok;
 }

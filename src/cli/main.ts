@@ -1,10 +1,14 @@
 // The `chwire` command: `gen` (typed queries and precompiled decoders), `query` (a result to a file
 // or stdout) and `insert` (a file into a table). Invariant: exit code 0 on success, 1 when the
-// command failed (or `gen --check` found a difference), 2 on a usage error; an error prints one
-// line naming what went wrong (never a password: errors of the client carry none).
-import { UsageError } from './args.js';
+// command failed (or `gen --check` found a difference), 2 on a usage error, 130 / 143 when SIGINT /
+// SIGTERM stopped `query` or `insert`; an error prints one line naming what went wrong, in the
+// command line's terms (messages.ts), never a password (errors of the client carry none, and
+// `--password` or a password in `--url` is refused before anything is sent).
+import { UsageError, refusePasswordFlag } from './args.js';
 import { GEN_HELP, genCommand, type CommandIO } from './gen.js';
+import { cliMessage } from './messages.js';
 import { INSERT_HELP, QUERY_HELP, insertCommand, queryCommand } from './query.js';
+import { interruptible, signalExitCode } from './signals.js';
 
 const HELP = `Usage: chwire <command> [options]
 
@@ -18,11 +22,14 @@ Run "chwire <command> --help" for a command's options.
 
 export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
   const [command, ...rest] = argv;
+  // Only the commands that run a long call take over SIGINT / SIGTERM (gen stops as any process).
+  const stop = command === 'query' || command === 'insert' ? interruptible() : undefined;
   try {
+    refusePasswordFlag(rest);
     switch (command) {
       case 'gen': return await genCommand(rest, io);
-      case 'query': return await queryCommand(rest, io);
-      case 'insert': return await insertCommand(rest, io);
+      case 'query': return await queryCommand(rest, io, stop!);
+      case 'insert': return await insertCommand(rest, io, stop!);
       case undefined: case '--help': case '-h': case 'help':
         io.stdout.write(rest[0] === 'gen' ? GEN_HELP : rest[0] === 'query' ? QUERY_HELP : rest[0] === 'insert' ? INSERT_HELP : HELP);
         return command === undefined ? 2 : 0;
@@ -30,10 +37,18 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         throw new UsageError(`unknown command ${JSON.stringify(command)}`);
     }
   } catch (e) {
+    const sig = stop?.received();
+    if (sig !== undefined) {
+      // An interrupted insert keeps the client's message (what may have been committed).
+      io.stderr.write(`chwire ${command}: ${command === 'query' ? `stopped by ${sig}; the server was asked to stop the query` : cliMessage((e as Error).message)}\n`);
+      return signalExitCode(sig);
+    }
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true;
-    io.stderr.write(`chwire ${command ?? ''}: ${(e as Error).message}\n`);
+    io.stderr.write(`chwire ${command ?? ''}: ${cliMessage((e as Error).message)}\n`);
     if (usage) io.stderr.write(`Run "chwire ${command !== undefined && ['gen', 'query', 'insert'].includes(command) ? `${command} ` : ''}--help" for usage.\n`);
     return usage ? 2 : 1;
+  } finally {
+    stop?.dispose();
   }
 }
 

@@ -333,6 +333,7 @@ class ChwireClient implements Client, ClientCore {
       }
     }, queryId);
     s.exceptionsApart = mode === 'wait';
+    s.format = opts.format;
     return s;
   }
 

@@ -95,7 +95,7 @@ export interface ClientOptions extends DecodeOptions {
 
 const KNOWN = new Set(['url', 'username', 'password', 'accessToken', 'role', 'httpHeaders', 'proxy', 'agent', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize', 'loadBalancing', 'hostCooldown', 'retry',
   'logger', 'logLevel', 'tracing', 'progressInterval', 'slowConsumerMs',
-  'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'rows', 'columns']);
+  'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'float32', 'rows', 'columns']);
 
 /** Where and how to connect, validated; an entry's TransportFactory turns it into a Transport. */
 export type TransportTarget =

@@ -15,6 +15,7 @@
 // - The event loop gets a turn between blocks (and while a source fills one), so a CPU-bound
 //   source and the encoder never hold it for a whole insert.
 import { newQueryId } from './query-id.js';
+import { isJsonRowFormat, jsonRowBytes } from './insert-json.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
 import { NATIVE_TYPES_CONVERSION } from './capabilities.js';
@@ -328,7 +329,8 @@ function isByteStream(rows: unknown): boolean {
 function sendBytes(core: ClientCore, target: string, format: string, rows: InsertInput | InsertBytes, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
   const cols = opts.columns !== undefined ? ` (${opts.columns.map(quoteIdentifier).join(', ')})` : '';
   const bytes = () => (async function* () {
-    for await (const c of rows as AsyncIterable<unknown>) {
+    // Objects in a JSON row format are serialised by insert-json.ts; bytes and strings pass as they are.
+    for await (const c of isJsonRowFormat(format) ? jsonRowBytes(rows as AsyncIterable<unknown>) : rows as AsyncIterable<unknown>) {
       if (c instanceof Uint8Array) yield c;
       else if (typeof c === 'string' && format !== 'Native') yield textEncoder.encode(c);
       else throw new ChwireConfigError(`insert with format ${format} takes ${format === 'Native' ? 'rows, or Native bytes (Buffers or Uint8Arrays)' : 'bytes or strings'}, got ${c === null ? 'null' : typeof c}`);

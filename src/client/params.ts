@@ -118,6 +118,19 @@ function formatDate(d: Date, path: string, t: TypeNode | undefined): string {
   return `${ms < 0 ? '-' : ''}${seconds}${frac === 0 ? '' : `.${String(frac).padStart(3, '0')}`}`;
 }
 
+/**
+ * A Date in SQL: its UTC day for Date/Date32, whole seconds for DateTime (what it stores), else the
+ * exact millisecond as `fromUnixTimestamp64Milli(…)` (a number: a string is parsed as text, which
+ * has no spelling of a negative Unix time).
+ */
+function sqlDate(d: Date, path: string, t: TypeNode | undefined): string {
+  const ms = d.getTime();
+  if (Number.isNaN(ms)) fail(path, 'Invalid Date');
+  if (t !== undefined && (t.kind === 'Date' || t.kind === 'Date32')) return `'${daysToString(Math.floor(ms / 86400000))}'`;
+  if (t !== undefined && t.kind === 'DateTime') return String(Math.floor(ms / 1000));
+  return `fromUnixTimestamp64Milli(toInt64(${ms}), 'UTC')`;
+}
+
 /** The type that decides a value's text form: Nullable, LowCardinality and SimpleAggregateFunction are transparent. */
 function bare(t: TypeNode | undefined): TypeNode | undefined {
   while (t !== undefined && (t.kind === 'Nullable' || t.kind === 'LowCardinality' || t.kind === 'SimpleAggregateFunction')) t = t.inner;
@@ -147,6 +160,9 @@ function describe(v: unknown): string {
 class Formatter {
   private readonly stack: object[] = [];
 
+  /** `sql`: maps as the SQL function `map(k, v, …)` (a SQL literal), not the parameter text `{k: v}`. */
+  constructor(private readonly sql = false) {}
+
   composite(v: object, path: string, inner: (x: unknown, p: string, t: TypeNode | undefined) => string, t: TypeNode | undefined): string | undefined {
     if (this.stack.includes(v)) fail(path, 'the value contains itself');
     if (this.stack.length >= MAX_DEPTH) fail(path, `nested deeper than ${MAX_DEPTH} levels`);
@@ -158,10 +174,10 @@ class Formatter {
         const parts: string[] = [];
         let i = 0;
         for (const [k, x] of v) {
-          parts.push(`${inner(k, `${path}{key ${i}}`, partType(t, 'key'))}: ${inner(x, `${path}{value ${i}}`, partType(t, 'value'))}`);
+          parts.push(`${inner(k, `${path}{key ${i}}`, partType(t, 'key'))}${this.sql ? ',' : ':'} ${inner(x, `${path}{value ${i}}`, partType(t, 'value'))}`);
           i++;
         }
-        return `{${parts.join(', ')}}`;
+        return this.sql ? `map(${parts.join(', ')})` : `{${parts.join(', ')}}`;
       }
       if (ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof Uint8Array)) {
         // Other typed arrays are arrays of numbers (Uint8Array is bytes: a String).
@@ -171,9 +187,9 @@ class Formatter {
       if (isPlainObject(v)) {
         const parts = Object.keys(v).map((k, i) => {
           checkString(k, `${path}{key ${i}}`);
-          return `${quote(k)}: ${inner((v as Record<string, unknown>)[k], `${path}{value ${i}}`, partType(t, 'value'))}`;
+          return `${quote(k)}${this.sql ? ',' : ':'} ${inner((v as Record<string, unknown>)[k], `${path}{value ${i}}`, partType(t, 'value'))}`;
         });
-        return `{${parts.join(', ')}}`;
+        return this.sql ? `map(${parts.join(', ')})` : `{${parts.join(', ')}}`;
       }
       return undefined;
     } finally {
@@ -185,11 +201,13 @@ class Formatter {
   readonly element = (v: unknown, path: string, t: TypeNode | undefined): string => {
     switch (typeof v) {
       case 'string': checkString(v, path); return quote(v);
-      case 'number': return formatNumber(v);
+      // In SQL `-0` is minus the integer 0, which is 0: `-0.` is minus the float zero.
+      case 'number': return this.sql && Object.is(v, -0) ? '-0.' : formatNumber(v);
       case 'bigint': return v.toString();
       case 'boolean': return v ? 'true' : 'false';
       case 'object':
         if (v === null) return 'NULL';
+        if (v instanceof Date && this.sql) return sqlDate(v, path, t);
         if (v instanceof Date) return `'${formatDate(v, path, t)}'`; // unquoted, DateTime64 misreads it as ticks
         if (v instanceof Uint8Array) return `'${escapeBytes(v, true)}'`;
         return this.composite(v, path, this.element, t) ?? fail(path, `cannot send a ${describe(v)}`);
@@ -224,6 +242,14 @@ class Formatter {
  */
 export function formatQueryParam(value: unknown, name = 'value', type?: TypeNode): string {
   return new Formatter().top(value, name, bare(type));
+}
+
+/**
+ * The value as a SQL literal (the form an element takes inside an array parameter: strings
+ * single-quoted with backslash escapes, NULL, numbers, `[…]`, `(…)`, `{k: v}`), for literal.ts.
+ */
+export function formatLiteral(value: unknown, name: string, type: TypeNode | undefined): string {
+  return new Formatter(true).element(value, name, bare(type));
 }
 
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -5,10 +5,13 @@
 // and the session lock once; no byte of a server exception is ever handed over as data: the
 // tagged framing (25.11+) is removed by the transport, and for the plain text older servers
 // append after the data, bytes that may start it are held back until it has ended (tail-hold.ts).
+// text() and json() collect the same bytes (the same iteration, so the same errors) into one string
+// or the parsed JSON (a document, or an array of rows for the line-per-row JSON formats).
 import type { QueryParams } from './params.js';
 import type { QuerySummary } from '../transport/types.js';
 import type { Settings } from './config.js';
 import type { CallSurfaceOptions } from './call-surface.js';
+import { ChwireConfigError } from '../errors.js';
 import { heldBody } from './tail-hold.js';
 import { LoopTurns } from './loop-turn.js';
 import { QueryStreamBase, type OpenedBody } from './opened-query.js';
@@ -48,6 +51,28 @@ export interface RawStream extends AsyncIterable<Uint8Array> {
   readonly summary: QuerySummary | undefined;
   /** Stop the query and release its connection; a loop over the stream then ends quietly. */
   cancel(): void;
+  /**
+   * The whole result as text (UTF-8; invalid bytes become U+FFFD), read like a loop over the
+   * stream: the same errors, and the stream is used up (iterate or call text()/json() once).
+   */
+  text(): Promise<string>;
+  /**
+   * The whole result parsed as JSON, for JSON formats: a document format (`JSON`, `JSONCompact`,
+   * `JSONColumns`, `JSONObjectEachRow`, …) gives what JSON.parse gives for the body; a line-per-row
+   * format (`JSONEachRow`, `JSONCompactEachRow`, `JSONStringsEachRow`, `…WithNames`,
+   * `…WithProgress`, `NDJSON`, `JSONLines`) gives an array of the parsed lines. Values are the
+   * server's (64-bit integers quoted by its default). Another format is a ChwireConfigError before
+   * anything is sent; use text().
+   */
+  json<T = unknown>(): Promise<T>;
+}
+
+/** How json() reads a format: one document, one JSON value per line, or not JSON (undefined). */
+export function jsonShape(format: string): 'document' | 'lines' | undefined {
+  if (/^(JSONLines|NDJSON)$/i.test(format)) return 'lines';
+  // PrettyJSONEachRow spreads a row over several lines: not one value per line.
+  if (!/^JSON/i.test(format)) return undefined;
+  return /EachRow/i.test(format) ? 'lines' : 'document';
 }
 
 const AMBIGUOUS_HINT = ' (streamRaw: the body ended with text in the form of an exception that servers before 25.11 append after the data;'
@@ -56,6 +81,35 @@ const AMBIGUOUS_HINT = ' (streamRaw: the body ended with text in the form of an 
 export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStream {
   /** The server sends exceptions before the body (appendedExceptions: 'wait'): nothing to hold back. */
   exceptionsApart = false;
+  /** The output format asked for (json() reads by it). */
+  format = '';
+
+  async text(): Promise<string> {
+    const dec = new TextDecoder();
+    const parts: string[] = [];
+    for await (const chunk of this) parts.push(dec.decode(chunk, { stream: true }));
+    parts.push(dec.decode());
+    return parts.join('');
+  }
+
+  async json<T = unknown>(): Promise<T> {
+    const shape = jsonShape(this.format);
+    if (shape === undefined) {
+      this.cancel();
+      throw new ChwireConfigError(`json() needs a JSON output format (JSON, JSONEachRow, JSONCompact, …), this result is ${this.format}: use text()`);
+    }
+    const text = await this.text();
+    if (shape === 'document') return JSON.parse(text) as T;
+    const rows: unknown[] = [];
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      if (end > start) rows.push(JSON.parse(text.slice(start, end)));
+      start = end + 1;
+    }
+    return rows as T;
+  }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
     this.start();

@@ -82,6 +82,8 @@ export class ColumnarPlan {
 
   /** The typed array of a fixed-width type read as its wire integers, when that is its form here. */
   private typedFor(t: TypeNode, name: string): TypedCtor | undefined {
+    // Float32 as its shortest decimal is a value per row (numbers in an array), not the wire's Float32Array.
+    if (t.kind === 'Float32' && this.native.forColumn(name).float32 === 'shortest') return undefined;
     const n = NUMERIC[t.kind];
     if (n !== undefined) return n;
     const W = (C: unknown, family: Family | undefined): TypedCtor | undefined => (this.wired(name, family) ? C as TypedCtor : undefined);

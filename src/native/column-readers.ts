@@ -34,6 +34,8 @@ import {
   daysToDate, daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
 } from '../convert/datetime.js';
 import { setOwn } from '../convert/objects.js';
+import { float32Shortest } from '../convert/float32.js';
+import { ZoneText } from '../convert/server-text.js';
 import { objectKeyOptions } from '../plan/structural.js';
 import { keyText, type KeyText } from '../plan/key-text.js';
 import { ResumableFixed, ResumableStrings, STEP_BYTES } from './resumable.js';
@@ -486,7 +488,7 @@ export function columnReader(t: TypeNode, ctx: ReaderContext, text: string): Col
     case 'Int8': return typed(Int8Array, ctx.views);
     case 'Int16': return typed(Int16Array, ctx.views);
     case 'Int32': return typed(Int32Array, ctx.views);
-    case 'Float32': return typed(Float32Array, ctx.views);
+    case 'Float32': return o.float32 === 'shortest' ? perValue(4, (c, p) => float32Shortest(c.dv.getFloat32(p, true))) : typed(Float32Array, ctx.views);
     case 'Float64': return typed(Float64Array, ctx.views);
     case 'UInt64': return int64Reader(false, o.int64, ctx.views);
     case 'Int64': case 'Interval': return int64Reader(true, o.int64, ctx.views);
@@ -505,10 +507,15 @@ export function columnReader(t: TypeNode, ctx: ReaderContext, text: string): Col
     case 'FixedString': return stringReader(o.strings === 'bytes', t.length);
     case 'Date': return perValue(2, o.date === 'Date' ? (c, p) => daysToDate(c.dv.getUint16(p, true)) : (c, p) => daysToString(c.dv.getUint16(p, true)));
     case 'Date32': return perValue(4, o.date === 'Date' ? (c, p) => daysToDate(c.dv.getInt32(p, true)) : (c, p) => daysToString(c.dv.getInt32(p, true)));
-    case 'DateTime': return perValue(4, o.datetime === 'Date' ? (c, p) => new Date(c.dv.getUint32(p, true) * 1000)
-      : o.datetime === 'string' ? (c, p) => secondsToIso(c.dv.getUint32(p, true)) : (c, p) => c.dv.getUint32(p, true) * 1000);
+    case 'DateTime': {
+      const z = o.datetime === 'text' ? new ZoneText(t.timezone) : undefined;
+      return perValue(4, z !== undefined ? (c, p) => z.seconds(c.dv.getUint32(p, true)) : o.datetime === 'Date' ? (c, p) => new Date(c.dv.getUint32(p, true) * 1000)
+        : o.datetime === 'string' ? (c, p) => secondsToIso(c.dv.getUint32(p, true)) : (c, p) => c.dv.getUint32(p, true) * 1000);
+    }
     case 'DateTime64': {
       const P = t.precision;
+      const z = o.datetime === 'text' ? new ZoneText(t.timezone) : undefined;
+      if (z !== undefined) return perValue(8, (c, p) => z.ticks(readInt64Exact(c.dv, p), P));
       return perValue(8, o.datetime === 'Date' ? (c, p) => ticksToDate(readInt64Exact(c.dv, p), P)
         : o.datetime === 'string' ? (c, p) => ticksToIso(readInt64Exact(c.dv, p), P) : (c, p) => ticksToMillis(readInt64Exact(c.dv, p), P));
     }

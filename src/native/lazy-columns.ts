@@ -23,6 +23,7 @@ import { readInt64Exact, readInt64Number, readInt64String, readUInt64Number, rea
 import {
   daysToDate, daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis,
 } from '../convert/datetime.js';
+import { ZoneText } from '../convert/server-text.js';
 import { uuidToString, uuidToBytes } from '../convert/uuid.js';
 import { ipv4ToString, ipv6ToString } from '../convert/ip.js';
 import { need, type NativeCursor } from './column-readers.js';
@@ -127,9 +128,14 @@ export function lazyColumn(t: TypeNode, o: ResolvedValueOptions): LazyColumn | u
       return fixed(8, o.int64 === 'number' ? (r, p) => readInt64Number(r.dv, p) : (r, p) => readInt64String(r.dv, p));
     case 'Date': return fixed(2, o.date === 'Date' ? (r, p) => daysToDate(r.dv.getUint16(p, true)) : (r, p) => daysToString(r.dv.getUint16(p, true)));
     case 'Date32': return fixed(4, o.date === 'Date' ? (r, p) => daysToDate(r.dv.getInt32(p, true)) : (r, p) => daysToString(r.dv.getInt32(p, true)));
-    case 'DateTime': return seconds(o.datetime === 'Date' ? (s) => new Date(s * 1000) : o.datetime === 'string' ? secondsToIso : (s) => s * 1000);
+    case 'DateTime': {
+      const z = o.datetime === 'text' ? new ZoneText(t.timezone) : undefined;
+      return seconds(z !== undefined ? (s) => z.seconds(s) : o.datetime === 'Date' ? (s) => new Date(s * 1000) : o.datetime === 'string' ? secondsToIso : (s) => s * 1000);
+    }
     case 'DateTime64': {
       const P = t.precision;
+      const z = o.datetime === 'text' ? new ZoneText(t.timezone) : undefined;
+      if (z !== undefined) return fixed(8, (r, p) => z.ticks(readInt64Exact(r.dv, p), P));
       return fixed(8, o.datetime === 'Date' ? (r, p) => ticksToDate(readInt64Exact(r.dv, p), P)
         : o.datetime === 'string' ? (r, p) => ticksToIso(readInt64Exact(r.dv, p), P) : (r, p) => ticksToMillis(readInt64Exact(r.dv, p), P));
     }

@@ -23,7 +23,11 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
     types: 'UInt128, Int128, UInt256, Int256', option: 'int128',
     values: [['bigint', '`bigint`'], ['number', '`number`, the nearest double (inexact beyond ±2^53)'], ['string', 'decimal text']],
   },
-  { types: 'Float32, Float64, BFloat16', values: [['', '`number` (NaN, ±Infinity and -0 kept)']] },
+  {
+    types: 'Float32', option: 'float32',
+    values: [['exact', '`number`: the Float32\'s exact value (`toFloat32(0.1)` → `0.10000000149011612`); NaN, ±Infinity and -0 kept'], ['shortest', '`number`: the shortest decimal that reads back as the same Float32, as the server prints it (`0.1`)']],
+  },
+  { types: 'Float64, BFloat16', values: [['', '`number` (NaN, ±Infinity and -0 kept)']] },
   { types: 'Bool', values: [['', '`boolean` (a byte other than 0/1 is a ChwireDecodeError)']] },
   {
     types: 'Decimal(P, S), Decimal32/64/128/256(S)', option: 'decimal',
@@ -33,10 +37,11 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
     types: 'String, FixedString(N)', option: 'strings',
     values: [['string', 'UTF-8 text; invalid bytes become U+FFFD (no throw); FixedString keeps its NUL padding'], ['bytes', '`Uint8Array`: a fresh copy of the exact bytes']],
   },
-  { types: 'Date, Date32', option: 'date', values: [['Date', 'a new `Date` at 00:00 UTC of that day'], ['string', '`"YYYY-MM-DD"`']] },
+  { types: 'Date, Date32', option: 'date', values: [['Date', 'a new `Date` at 00:00 UTC of that day'], ['string', '`"YYYY-MM-DD"`, as the server prints it']] },
   {
     types: 'DateTime, DateTime(tz)', option: 'datetime',
-    values: [['Date', 'a new `Date` (the instant; the zone only affects how ClickHouse prints it)'], ['string', 'ISO-8601 UTC: `"2024-01-02T03:04:05Z"`'], ['number', 'milliseconds since the epoch']],
+    values: [['Date', 'a new `Date` (the instant; the zone only affects how ClickHouse prints it)'], ['string', 'ISO-8601 UTC: `"2024-01-02T03:04:05Z"`'], ['number', 'milliseconds since the epoch'],
+      ['text', 'as the server prints it, in the type\'s zone: `"2023-11-14 17:13:20"` (a type without a zone: in UTC, where the server would use its own zone)']],
   },
   {
     types: 'DateTime64(P), DateTime64(P, tz)', option: 'datetime',
@@ -44,6 +49,7 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
       ['Date', 'a new `Date`, floored to the millisecond (**lossy for P > 3**)'],
       ['string', 'ISO-8601 UTC with exactly P fractional digits: `"1969-12-31T23:59:59.123456789Z"`'],
       ['number', 'milliseconds since the epoch, the nearest double (fractional for P > 3)'],
+      ['text', 'as the server prints it, in the type\'s zone, exactly P fractional digits: `"2023-11-14 17:13:20.123"`'],
     ],
   },
   { types: 'Time', option: 'time', values: [['string', 'as ClickHouse prints it: `"-01:00:00"`, `"999:59:59"`'], ['number', 'seconds']] },

@@ -19,10 +19,13 @@ export interface ValueOptions {
    * the sub-millisecond digits: floored toward the past, also before 1970, so the printed digits
    * are kept). `'string'`: ISO-8601 in UTC with exactly P fractional digits
    * (`"2024-01-02T03:04:05Z"`, `"1969-12-31T23:59:59.123456789Z"`). `'number'`: milliseconds since
-   * the epoch (may be fractional for P > 3). Default `'Date'`.
+   * the epoch (may be fractional for P > 3). `'text'`: as the server prints it, on the wall clock
+   * of the type's zone (`"2023-11-14 17:13:20"`, DateTime64 with exactly P fractional digits
+   * `"2023-11-14 17:13:20.123"`); a type without a zone is printed in UTC (the server would use
+   * its own zone: name one in the type or with toTimeZone() to match). Default `'Date'`.
    */
-  datetime?: 'Date' | 'string' | 'number';
-  /** Date and Date32. `'Date'`: midnight UTC of that day; `'string'`: `"YYYY-MM-DD"`. Default `'Date'`. */
+  datetime?: 'Date' | 'string' | 'number' | 'text';
+  /** Date and Date32. `'Date'`: midnight UTC of that day; `'string'`: `"YYYY-MM-DD"` (as the server prints it). Default `'Date'`. */
   date?: 'Date' | 'string';
   /** Time and Time64(P). `'string'`: as ClickHouse prints it (`"-01:00:00"`, `"12:34:56.789"`); `'number'`: seconds. Default `'string'`. */
   time?: 'string' | 'number';
@@ -39,6 +42,12 @@ export interface ValueOptions {
    * are decoded under the column's options. Default `'object'`.
    */
   maps?: 'object' | 'Map';
+  /**
+   * Float32. `'exact'`: the Float32's exact binary value as a number (`toFloat32(0.1)` →
+   * 0.10000000149011612). `'shortest'`: the shortest decimal that reads back as the same Float32,
+   * as the server prints it and JSON clients see it (`0.1`). Default `'exact'`.
+   */
+  float32?: 'exact' | 'shortest';
 }
 
 /**
@@ -67,18 +76,20 @@ export const DEFAULT_VALUE_OPTIONS: Readonly<ResolvedValueOptions> = Object.free
   strings: 'string',
   uuid: 'string',
   maps: 'object',
+  float32: 'exact',
 });
 
 const ALLOWED: { readonly [K in keyof ResolvedValueOptions]: readonly ResolvedValueOptions[K][] } = {
   int64: ['bigint', 'number', 'string'],
   int128: ['bigint', 'number', 'string'],
   decimal: ['string', 'number'],
-  datetime: ['Date', 'string', 'number'],
+  datetime: ['Date', 'string', 'number', 'text'],
   date: ['Date', 'string'],
   time: ['string', 'number'],
   strings: ['string', 'bytes'],
   uuid: ['string', 'bytes'],
   maps: ['object', 'Map'],
+  float32: ['exact', 'shortest'],
 };
 
 /** The keys of ValueOptions, in a fixed order (used for cache keys). */

@@ -41,7 +41,7 @@ export function structural(t: TypeNode): TypeNode {
  * key are JS Maps (in wire order), so that key-text.ts can write them as the engine does.
  */
 export function objectKeyOptions(o: ResolvedValueOptions): ResolvedValueOptions {
-  return { ...o, int64: 'string', int128: 'string', decimal: 'string', datetime: 'string', date: 'string', time: 'string', strings: 'string', uuid: 'string', maps: 'Map' };
+  return { ...o, int64: 'string', int128: 'string', decimal: 'string', datetime: 'string', date: 'string', time: 'string', strings: 'string', uuid: 'string', maps: 'Map', float32: 'exact' };
 }
 
 /** Fewest bytes one value of `t` can take (bounds array counts before allocating). */

@@ -21,6 +21,8 @@ import {
   int64TicksToFlooredMillis, int64TicksToIso,
 } from '../convert/datetime.js';
 import { setOwn, setJsonPath } from '../convert/objects.js';
+import { float32Shortest } from '../convert/float32.js';
+import { ZoneText } from '../convert/server-text.js';
 import { FillCache } from '../convert/cache.js';
 import { StringDict } from '../io/string-dict.js';
 
@@ -85,5 +87,6 @@ export const H = {
   uuidToString, uuidToBytes, ipv4ToString, ipv6ToString,
   daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
   int64TicksToFlooredMillis, int64TicksToIso, setOwn, setJsonPath, FillCache, StringDict,
+  float32Shortest, ZoneText,
 };
 export type Helpers = typeof H;

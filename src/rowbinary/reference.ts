@@ -24,15 +24,26 @@ import {
   daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
 } from '../convert/datetime.js';
 import { setOwn, setJsonPath } from '../convert/objects.js';
+import { float32Shortest } from '../convert/float32.js';
+import { ZoneText } from '../convert/server-text.js';
 import type { Row } from '../stream-decoder.js';
 
 /** A cursor with one method per primitive. `last` is where the value being read started. */
 export class ByteReader {
   readonly dv: DataView;
   last: number;
+  /** datetime: 'text' formatters by zone, built once per reader (an Intl formatter is costly). */
+  private zones: Map<string | undefined, ZoneText> | undefined;
   constructor(readonly bytes: Uint8Array, public pos: number, readonly end: number) {
     this.dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.last = pos;
+  }
+
+  zoneText(zone: string | undefined): ZoneText {
+    this.zones ??= new Map();
+    let z = this.zones.get(zone);
+    if (z === undefined) { z = new ZoneText(zone); this.zones.set(zone, z); }
+    return z;
   }
 
   /** Claim n bytes; returns their start. */
@@ -106,7 +117,7 @@ export function readValue(r: ByteReader, t: TypeNode, o: ResolvedValueOptions): 
     }
     case 'UInt64': case 'Int64': case 'Interval': { const [w, sg] = INT_KINDS[s.kind]!; return big(r.int(w, sg), o.int64); }
     case 'UInt128': case 'Int128': case 'UInt256': case 'Int256': { const [w, sg] = INT_KINDS[s.kind]!; return big(r.int(w, sg), o.int128); }
-    case 'Float32': return r.dv.getFloat32(r.take(4), true);
+    case 'Float32': { const f = r.dv.getFloat32(r.take(4), true); return o.float32 === 'shortest' ? float32Shortest(f) : f; }
     case 'Float64': return r.dv.getFloat64(r.take(8), true);
     case 'BFloat16': {
       const bits = r.dv.getUint16(r.take(2), true);
@@ -131,10 +142,12 @@ export function readValue(r: ByteReader, t: TypeNode, o: ResolvedValueOptions): 
     }
     case 'DateTime': {
       const sec = r.dv.getUint32(r.take(4), true);
+      if (o.datetime === 'text') return r.zoneText(s.timezone).seconds(sec);
       return o.datetime === 'Date' ? new Date(sec * 1000) : o.datetime === 'string' ? secondsToIso(sec) : sec * 1000;
     }
     case 'DateTime64': {
       const ticks = r.int(8, true);
+      if (o.datetime === 'text') return r.zoneText(s.timezone).ticks(ticks, s.precision);
       return o.datetime === 'Date' ? ticksToDate(ticks, s.precision) : o.datetime === 'string' ? ticksToIso(ticks, s.precision) : ticksToMillis(ticks, s.precision);
     }
     case 'Time': { const sec = r.dv.getInt32(r.take(4), true); return o.time === 'string' ? timeToString(sec) : sec; }

@@ -80,7 +80,7 @@ export function scalarFn(t: TypeNode, o: ResolvedValueOptions): ScalarFn {
       return o.int128 === 'bigint' ? (dv, _u8, p) => read(dv, p, w)
         : o.int128 === 'number' ? (dv, _u8, p) => Number(read(dv, p, w)) : (dv, _u8, p) => read(dv, p, w).toString();
     }
-    case 'Float32': return (dv, _u8, p) => dv.getFloat32(p, true);
+    case 'Float32': return o.float32 === 'shortest' ? (dv, _u8, p) => H.float32Shortest(dv.getFloat32(p, true)) : (dv, _u8, p) => dv.getFloat32(p, true);
     case 'Float64': return (dv, _u8, p) => dv.getFloat64(p, true);
     case 'BFloat16': return (dv, _u8, p) => H.bf16(dv.getUint16(p, true));
     case 'Bool': return (_dv, u8, p) => (u8[p] === 1 ? true : u8[p] === 0 ? false : H.badBool(u8, p));
@@ -98,10 +98,18 @@ export function scalarFn(t: TypeNode, o: ResolvedValueOptions): ScalarFn {
     case 'Date32':
       return o.date === 'Date' ? (dv, _u8, p) => new Date(dv.getInt32(p, true) * 86400000) : (dv, _u8, p) => H.daysToString(dv.getInt32(p, true));
     case 'DateTime':
+      if (o.datetime === 'text') {
+        const z = new H.ZoneText(t.timezone);
+        return (dv, _u8, p) => z.seconds(dv.getUint32(p, true));
+      }
       return o.datetime === 'Date' ? (dv, _u8, p) => new Date(dv.getUint32(p, true) * 1000)
         : o.datetime === 'string' ? (dv, _u8, p) => H.secondsToIso(dv.getUint32(p, true)) : (dv, _u8, p) => dv.getUint32(p, true) * 1000;
     case 'DateTime64': {
       const pr = t.precision;
+      if (o.datetime === 'text') {
+        const z = new H.ZoneText(t.timezone);
+        return (dv, _u8, p) => z.ticks(H.int64Exactish(dv, p), pr);
+      }
       if (pr > 3 && o.datetime !== 'number') {
         return o.datetime === 'Date' ? (dv, _u8, p) => new Date(H.int64TicksToFlooredMillis(dv, p, pr)) : (dv, _u8, p) => H.int64TicksToIso(dv, p, pr);
       }
@@ -146,7 +154,7 @@ export function scalarExpr(e: Emitter, t: TypeNode, o: ResolvedValueOptions, P: 
       const call = `H.${t.kind.startsWith('U') ? 'readUIntBig' : 'readIntBig'}(dv, ${P}, ${e.int(scalarWidth(t))})`;
       return o.int128 === 'bigint' ? call : o.int128 === 'number' ? `Number(${call})` : `${call}.toString()`;
     }
-    case 'Float32': return `dv.getFloat32(${P}, true)`;
+    case 'Float32': return o.float32 === 'shortest' ? `H.float32Shortest(dv.getFloat32(${P}, true))` : `dv.getFloat32(${P}, true)`;
     case 'Float64': return `dv.getFloat64(${P}, true)`;
     case 'BFloat16': return `H.bf16(dv.getUint16(${P}, true))`;
     case 'Bool': return `(u8[${P}] === 1 ? true : u8[${P}] === 0 ? false : H.badBool(u8, ${P}))`;
@@ -160,9 +168,12 @@ export function scalarExpr(e: Emitter, t: TypeNode, o: ResolvedValueOptions, P: 
     }
     case 'DateTime': {
       const s = `dv.getUint32(${P}, true)`;
+      // The zone enters as a constant, never as code; the formatter is per decoder instance.
+      if (o.datetime === 'text') return `${e.state(`new H.ZoneText(${e.konst(t.timezone)})`)}.seconds(${s})`;
       return o.datetime === 'Date' ? `new Date(${s} * 1000)` : o.datetime === 'string' ? `${e.state('new H.FillCache(4096)')}.get(${s}, H.secondsToIso)` : `${s} * 1000`;
     }
     case 'DateTime64': {
+      if (o.datetime === 'text') return `${e.state(`new H.ZoneText(${e.konst(t.timezone)})`)}.ticks(H.int64Exactish(dv, ${P}), ${e.int(t.precision)})`;
       // P > 3: exact split of the Int64 into milliseconds without a BigInt (convert/datetime.ts).
       if (t.precision > 3 && o.datetime === 'Date') return `new Date(H.int64TicksToFlooredMillis(dv, ${P}, ${e.int(t.precision)}))`;
       if (t.precision > 3 && o.datetime === 'string') return `H.int64TicksToIso(dv, ${P}, ${e.int(t.precision)})`;

@@ -27,4 +27,4 @@
     }
     return p;
   };
-//# sourceURL=chwire/rowbinary/18718d2852b758f0.js
+//# sourceURL=chwire/rowbinary/0ebe09abe9215be4.js

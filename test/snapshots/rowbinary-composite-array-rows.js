@@ -84,4 +84,4 @@
     }
     return p;
   };
-//# sourceURL=chwire/rowbinary/f16c5dd2f2a61717.js
+//# sourceURL=chwire/rowbinary/ed33efbd7130943b.js

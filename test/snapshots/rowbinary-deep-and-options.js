@@ -53,4 +53,4 @@
     }
     return p;
   };
-//# sourceURL=chwire/rowbinary/9d4844c1b29464ec.js
+//# sourceURL=chwire/rowbinary/7b1f5505e07f3d4e.js
