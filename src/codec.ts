@@ -8,8 +8,14 @@ export { compileRowDecoder, compiledCacheSize, clearCompiledCache, type Compiled
 export type { DecodeOptions, ValueOptions, ResolvedValueOptions } from './plan/options.js';
 export type { ColumnInfo, Row, RowStreamDecoder } from './stream-decoder.js';
 export * from './errors.js';
-export { registerPrecompiled, type PrecompiledEntry } from './codegen/precompiled.js';
+export { registerPrecompiled, precompiledHits, precompiledCount, type PrecompiledEntry, type PrecompiledKind } from './codegen/precompiled.js';
+// What `chwire gen` modules call at run time.
+export { checkColumns, checkedStream, type ExpectedColumns, type CheckableStream } from './gen/runtime.js';
 export { parseType, printType, readBinaryType, encodeBinaryType, typeEquals } from './types/index.js';
 export type { TypeNode } from './types/ast.js';
 // Native format (H5): compiled block encoder, block stream, row decoder, columnar reader.
 export * from './native/index.js';
+export {
+  columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,
+  type ColumnType,
+} from './columns/helpers.js';

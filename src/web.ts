@@ -83,7 +83,12 @@ export type { RetryOptions } from './transport/retry.js';
 export type { TracingOptions, TracingTracer, TracingSpan } from './client/observe/tracing.js';
 export type { Logger, LogLevel } from './client/observe/logger.js';
 export { tuple, QueryTuple } from './client/params.js';
+export { precompiledHits, precompiledCount, type PrecompiledKind } from './codegen/precompiled.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
+export {
+  columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,
+  type ColumnType,
+} from './columns/helpers.js';
 export type { QuerySummary } from './transport/types.js';
 export type { DecodeOptions, ValueOptions } from './plan/options.js';
 export type { ColumnInfo, Row } from './stream-decoder.js';

@@ -29,12 +29,13 @@ const LAYERS: readonly (readonly string[])[] = [
   ['plan/'], // options → plan
   ['rowbinary/'], // RowBinary decoders
   ['native/'], // Native readers and writers (uses rowbinary's readers)
+  ['columns/', 'arrow/', 'gen/runtime.ts'], // helpers over columnar results; the chwire/arrow converters; what generated modules call (via chwire/codec)
   ['codec.ts'], // chwire/codec: the codecs' facade
   ['transport/'], // HTTP, fetch and chdb transports
   ['client/observe/'], // logging, tracing, progress of calls
   ['client/'], // the client over any transport
-  ['gen/', 'node-transports.ts'], // code generation from a live schema; the Node transport factory
-  ['index.ts', 'web.ts'], // the chwire and chwire/web entries
+  ['gen/', 'node-transports.ts', 'compat/'], // code generation from a live schema; the Node transport factory; the @clickhouse/client-shaped layer
+  ['index.ts', 'web.ts', 'compat.ts'], // the chwire, chwire/web and chwire/compat entries
   ['cli/'], // the command line
 ];
 

@@ -54,6 +54,8 @@ before(() => {
   mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules', '@types', 'node'), join(project, 'node_modules', '@types', 'node'), 'dir');
   symlinkSync(join(ROOT, 'node_modules', 'undici-types'), join(project, 'node_modules', 'undici-types'), 'dir');
+  // The optional peer of chwire/arrow, as an app using that entry installs it.
+  symlinkSync(join(ROOT, 'node_modules', 'apache-arrow'), join(project, 'node_modules', 'apache-arrow'), 'dir');
 });
 
 after(() => {
@@ -177,6 +179,17 @@ const projects = {
   'node16-esm': { dir: 'p-node16-esm', file: 'index.mts', type: 'commonjs', options: { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 } },
   bundler: { dir: 'p-bundler', file: 'index.ts', type: 'module', options: { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler } },
 };
+// How TypeScript (and Node) read a declaration file: .d.mts ESM, .d.cts CommonJS, .d.ts by the
+// nearest package.json's "type".
+function formatOf(file) {
+  if (file.endsWith('.d.mts')) return 'esm';
+  if (file.endsWith('.d.cts')) return 'cjs';
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const pj = path.join(dir, 'package.json');
+    if (fs.existsSync(pj)) return JSON.parse(fs.readFileSync(pj, 'utf8')).type === 'module' ? 'esm' : 'cjs';
+    if (path.dirname(dir) === dir) return 'cjs';
+  }
+}
 const out = {};
 for (const [name, p] of Object.entries(projects)) {
   const dir = path.join(project, p.dir);
@@ -191,8 +204,7 @@ for (const [name, p] of Object.entries(projects)) {
   for (const e of entries) {
     const r = ts.resolveModuleName(e, file, options, host, undefined, undefined, name === 'commonjs' ? undefined : mode).resolvedModule;
     if (r === undefined) { resolved[e] = null; continue; }
-    const sf = program.getSourceFile(r.resolvedFileName);
-    resolved[e] = { file: path.relative(path.join(project, 'node_modules', 'chwire'), r.resolvedFileName), format: sf ? (sf.impliedNodeFormat === ts.ModuleKind.ESNext ? 'esm' : 'cjs') : '?' };
+    resolved[e] = { file: path.relative(path.join(project, 'node_modules', 'chwire'), r.resolvedFileName), format: formatOf(r.resolvedFileName) };
   }
   out[name] = { diags, resolved };
 }

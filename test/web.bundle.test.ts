@@ -26,7 +26,7 @@ after(() => rmSync(TMP, { recursive: true, force: true }));
 /**
  * Budgets in bytes, minified + gzipped. The issue's goals are 30 kB (a) and 35 kB (b); the client
  * is one class whose methods (fetch, stream, insert, columns…) a bundler cannot drop one by one,
- * so today both apps carry the whole client: measured 69.4 kB (a) and 69.3 kB (b) on the commit
+ * so today both apps carry the whole client: measured 70.0 kB (a) and 70.0 kB (b) on the commit
  * that set these (Node 20, esbuild 0.28). The budgets are those figures plus 5 %: a regression guard.
  */
 const BUDGET = { read: 72_500, worker: 72_500 } as const;

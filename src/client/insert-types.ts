@@ -63,4 +63,9 @@ export interface InsertResult {
   readonly summary: QuerySummary | undefined;
 }
 
-export interface TableColumn { readonly name: string; readonly type: string }
+export interface TableColumn {
+  readonly name: string;
+  readonly type: string;
+  /** DESCRIBE's default kind (`DEFAULT`, `EPHEMERAL`, or '' / absent): columns with a default may be left out of a row. */
+  readonly defaultKind?: string;
+}

@@ -25,6 +25,7 @@ import { checkInsertOptions, insertSettings } from './insert-options.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
 import { InputStop } from './insert-stop.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
+import { chooseInsertColumns, explainLeftOut, guardNullableDefaults } from './insert-columns.js';
 
 /** What tells a Node byte-mode Readable apart (without importing node:stream). */
 interface ReadableLike { pipe?: unknown; readableObjectMode?: boolean }
@@ -193,6 +194,19 @@ function unknownColumn(column: string, row: number, given: { value: unknown } | 
 }
 
 async function encodeAndSend(
+  core: ClientCore, table: string, target: string, schema: TableColumn[], source: Source, first: unknown,
+  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt,
+): Promise<InsertResult> {
+  // Object rows: columns with a default that the first row leaves out are left to the server (insert-columns.ts).
+  const choice = opts.columns === undefined && typeof first === 'object' && first !== null && !Array.isArray(first) ? chooseInsertColumns(schema, first) : undefined;
+  try {
+    return await encodeAndSendColumns(core, table, target, choice?.columns ?? schema, choice === undefined ? source : guardNullableDefaults(source, choice.guarded), first, opts, auto, attempt);
+  } catch (e) {
+    throw explainLeftOut(e, choice);
+  }
+}
+
+async function encodeAndSendColumns(
   core: ClientCore, table: string, target: string, schema: TableColumn[], source: Source, first: unknown,
   opts: InsertOptions, auto: Record<string, string>, attempt: Attempt,
 ): Promise<InsertResult> {

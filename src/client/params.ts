@@ -16,10 +16,11 @@ import { daysToString } from '../convert/datetime.js';
 import { zoneClock } from '../convert/zone-text.js';
 
 /** A tuple value for `Tuple(...)` placeholders (a JS array would be sent as an Array). */
-export class QueryTuple {
-  readonly values: readonly unknown[];
-  constructor(values: readonly unknown[]) {
-    this.values = Object.freeze([...values]);
+export class QueryTuple<T extends readonly unknown[] = readonly unknown[]> {
+  /** The elements in order (typed by tuple()'s arguments, so a generated module can type each). */
+  readonly values: T;
+  constructor(values: T) {
+    this.values = Object.freeze([...values]) as unknown as T;
   }
 }
 
@@ -36,7 +37,7 @@ export type QueryParamValue =
 export type QueryParams = { readonly [name: string]: QueryParamValue | undefined };
 
 /** Mark values as one tuple: `{t:Tuple(UInt8, String)}` ← `tuple(1, 'x')`. */
-export function tuple(...values: unknown[]): QueryTuple {
+export function tuple<const T extends readonly unknown[]>(...values: T): QueryTuple<T> {
   return new QueryTuple(values);
 }
 
@@ -152,7 +153,7 @@ class Formatter {
     this.stack.push(v);
     try {
       if (Array.isArray(v)) return `[${v.map((x, i) => inner(x, `${path}[${i}]`, partType(t, i))).join(', ')}]`;
-      if (v instanceof QueryTuple) return `(${v.values.map((x, i) => inner(x, `${path}[${i}]`, partType(t, i))).join(', ')})`;
+      if (v instanceof QueryTuple) return `(${(v.values as readonly unknown[]).map((x, i) => inner(x, `${path}[${i}]`, partType(t, i))).join(', ')})`;
       if (v instanceof Map) {
         const parts: string[] = [];
         let i = 0;

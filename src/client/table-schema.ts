@@ -1,7 +1,8 @@
 // The insertable columns of a table, as the server resolves the name for an INSERT: `DESCRIBE
 // TABLE` (in the caller's session when one is given, so a session's temporary tables are found;
 // system.columns does not list them), without MATERIALIZED and ALIAS columns. Reads go through
-// the client's SchemaCache under the freshness the caller asks for.
+// the client's SchemaCache under the freshness the caller asks for. Each column keeps its default
+// kind (DEFAULT, EPHEMERAL) so an insert can leave such columns to the server (insert-columns.ts).
 // Invariant: a schema is reported `fresh` only when its read was sent after the asking call began,
 // i.e. it reflects every DDL that completed before that call.
 import { ChwireConfigError, ChwireServerError } from '../errors.js';
@@ -57,7 +58,7 @@ async function describe(core: ClientCore, table: string, o: { sessionId?: string
     const r = JSON.parse(line) as { name: string; type: string; default_type?: string };
     // MATERIALIZED and ALIAS columns cannot be inserted into.
     if (r.default_type === 'MATERIALIZED' || r.default_type === 'ALIAS') continue;
-    out.push({ name: r.name, type: r.type });
+    out.push(r.default_type === undefined || r.default_type === '' ? { name: r.name, type: r.type } : { name: r.name, type: r.type, defaultKind: r.default_type });
   }
   if (out.length === 0) throw new ChwireConfigError(`table ${table} has no insertable columns`);
   return out;

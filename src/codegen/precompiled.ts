@@ -10,9 +10,16 @@
 // not found: the caller compiles at run time or interprets, never decodes with stale code.
 import { hashKey } from './compile.js';
 
+/**
+ * The kinds of generated code a `chwire gen` module carries: `rowbinary` (RowBinary row decoders),
+ * `native-rows` (Native row builders of decodeNative), `native-sources` (Native row functions of
+ * fetch, stream and batches), `native-insert` (Native block encoders of insert()).
+ */
+export type PrecompiledKind = 'rowbinary' | 'native-rows' | 'native-sources' | 'native-insert';
+
 /** One precompiled function: what `kind` of generated code, for which key, from which source. */
 export interface PrecompiledEntry {
-  /** `rowbinary` (row decoders) or `native-rows` (Native row builders). */
+  /** A PrecompiledKind (other strings are accepted and never looked up by chwire). */
   readonly kind: string;
   /** The cache key of the code (RowBinary: the plan key; Native rows: shape + column names). */
   readonly key: string;
@@ -45,15 +52,22 @@ export function lookupPrecompiled<F>(kind: string, key: string, source: string):
   return e.factory as unknown as F;
 }
 
-/** Number of registered functions (tests, diagnostics). */
+/** Number of registered functions (diagnostics: a generated module's import registers its entries). */
 export function precompiledCount(): number {
   return registry.size;
 }
 
 /**
- * How many lookups of `kind` found a registered function so far (tests, benchmarks: a decoder
- * built from a generated module counts one; the run-time compiled and interpreted paths none).
+ * How many times chwire took a registered (`chwire gen`) function instead of compiling or
+ * interpreting, for one kind or (no argument) all kinds: the proof that a generated module's code
+ * ran. Code is built once per result schema and options and then cached, so a schema counts one
+ * the first time a process decodes it (later results reuse what was built); fetch and streams
+ * have one Native row function each. The run-time compiled and interpreted paths count none.
+ * Public and stable (exported from `chwire`, `chwire/web` and `chwire/codec`).
  */
-export function precompiledHits(kind: string): number {
-  return hits.get(kind) ?? 0;
+export function precompiledHits(kind?: PrecompiledKind | (string & {})): number {
+  if (kind !== undefined) return hits.get(kind) ?? 0;
+  let n = 0;
+  for (const v of hits.values()) n += v;
+  return n;
 }

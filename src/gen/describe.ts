@@ -4,10 +4,12 @@
 //
 // Invariant: only the server's own description is used, never a parse of the SQL: a query's
 // columns come from the header of the query itself run with LIMIT 0 (or `DESCRIBE` where an empty
-// result has no header), with each placeholder replaced by its type's default value.
+// result has no header), with each placeholder replaced by a value of its type (its default, or
+// a typed literal on servers without defaultValueOfTypeName).
 import type { Client } from '../client/client.js';
 import { quoteIdentifier, quoteString, splitTableName } from '../client/identifiers.js';
 import { withTypedDefaults } from './sql-text.js';
+import { ChwireConfigError, ChwireDecodeError, ChwireServerError, ChwireTypeError } from '../errors.js';
 
 export interface ResultColumn {
   readonly name: string;
@@ -22,12 +24,39 @@ export interface TableColumn extends ResultColumn {
 
 /** The columns of `SELECT …` as its result header has them. */
 export async function describeQuery(client: Client, sql: string): Promise<ResultColumn[]> {
-  const probe = withTypedDefaults(sql);
-  const rows = await client.fetch(`SELECT * FROM (\n${probe}\n) LIMIT 0`, { rows: 'array' });
+  try {
+    return await describeWith(client, withTypedDefaults(sql, 'function'));
+  } catch (e) {
+    // Servers without defaultValueOfTypeName (18.16: Code 46) get a typed literal instead.
+    if (!(e instanceof ChwireServerError && e.serverCode === 46 && /defaultValueOfTypeName/.test(e.message))) throw e;
+    return await describeWith(client, withTypedDefaults(sql, 'literal'));
+  }
+}
+
+async function describeWith(client: Client, probe: string): Promise<ResultColumn[]> {
+  let rows;
+  try {
+    rows = await client.fetch(`SELECT * FROM (\n${probe}\n) LIMIT 0`, { rows: 'array' });
+  } catch (e) {
+    // A header with a column the client cannot decode (AggregateFunction states): the server's
+    // description as text instead, so the caller can say which column and generate the rest.
+    if (!(e instanceof ChwireDecodeError || e instanceof ChwireConfigError || e instanceof ChwireTypeError)) throw e;
+    return await describeText(client, probe);
+  }
   if (rows.columns.length > 0) return rows.columns.map((c) => ({ name: c.name, type: c.type }));
   // Native (older servers) sends no header for an empty result: ask DESCRIBE instead.
   const desc = await client.fetch<unknown[]>(`DESCRIBE TABLE (\n${probe}\n)`, { rows: 'array' });
   return desc.map((r) => ({ name: String(r[0]), type: String(r[1]) }));
+}
+
+async function describeText(client: Client, probe: string): Promise<ResultColumn[]> {
+  let text = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of client.streamRaw(`DESCRIBE TABLE (\n${probe}\n)`, { format: 'JSONEachRow' })) text += decoder.decode(chunk, { stream: true });
+  return text.split('\n').filter((l) => l !== '').map((l) => {
+    const r = JSON.parse(l) as { name: string; type: string };
+    return { name: r.name, type: r.type };
+  });
 }
 
 /** A table's columns in order, with their default kinds. */

@@ -6,6 +6,9 @@
 // or comments, by one scanner that knows ClickHouse's quoting ('…' and "…" and `…` with backslash
 // escapes and doubled quotes; -- and # line comments; nested /* */ block comments).
 import { quoteString } from '../types/quote.js';
+import { parseType } from '../types/parse.js';
+import { printType } from '../types/print.js';
+import type { TypeNode } from '../types/ast.js';
 
 export interface Placeholder {
   readonly name: string;
@@ -98,46 +101,139 @@ export function placeholderTypes(sql: string): Map<string, string> {
   return types;
 }
 
+/** Placeholders whose value is SQL text the server splices in (a table or column name), not a value. */
+const SPLICED = new Set(['Identifier']);
+
+/** Whether the placeholder sits where only a literal is allowed: `LIMIT {n:…}`, `OFFSET {n:…}`, `LIMIT {a:…}, {b:…}`. */
+function inLimit(sql: string, start: number): boolean {
+  const before = sql.slice(Math.max(0, start - 200), start);
+  return /\b(LIMIT|OFFSET)\s*$/i.test(before) || /\bLIMIT\s+(\{[^{}]*\}|\d+)\s*,\s*$/i.test(before);
+}
+
 /**
- * The query with each placeholder replaced by the default value of its type, for `DESCRIBE`
- * only (the server then describes the result without parameter values). Never sent to run.
+ * The query with each placeholder replaced by a value of its type, for describing its result only
+ * (never sent to run). `style` picks the value: `function` (`defaultValueOfTypeName('T')`, servers
+ * that have it) or `literal` (`CAST(<a literal>, 'T')`, every server, 18.16 included). A
+ * placeholder in LIMIT/OFFSET becomes the literal `1` (only a literal is allowed there, and it does
+ * not change the result's columns). An `Identifier` placeholder names a table or column, which no
+ * value can stand for: an error.
  */
-export function withTypedDefaults(sql: string): string {
+export function withTypedDefaults(sql: string, style: 'function' | 'literal' = 'function'): string {
   let out = '';
   let at = 0;
   for (const p of findPlaceholders(sql)) {
-    out += `${sql.slice(at, p.start)}defaultValueOfTypeName(${quoteString(p.type)})`;
+    let value: string;
+    if (SPLICED.has(p.type)) {
+      throw new SyntaxError(`placeholder {${p.name}:${p.type}} names a table or column, so the query's result cannot be described without a real name: chwire gen cannot type it (write the name into the query, or generate from a query with the name and pass the rest as parameters)`);
+    } else if (inLimit(sql, p.start)) {
+      value = '1';
+    } else if (style === 'function') {
+      value = `defaultValueOfTypeName(${quoteString(p.type)})`;
+    } else {
+      let node: TypeNode;
+      try { node = parseType(p.type); } catch (e) { throw new SyntaxError(`placeholder ${p.name} has a type chwire cannot read (${p.type}): ${(e as Error).message}`); }
+      value = typedLiteral(node, p.type);
+    }
+    out += `${sql.slice(at, p.start)}${value}`;
     at = p.end;
   }
   return out + sql.slice(at);
 }
 
+/** `CAST(<literal>, 'T')` with a value every server accepts for T (0, '', the first Enum label, NULL, [], …). */
+export function typedLiteral(t: TypeNode, text: string = printType(t)): string {
+  const cast = (lit: string): string => `CAST(${lit}, ${quoteString(text)})`;
+  switch (t.kind) {
+    case 'String': case 'FixedString': case 'JSON': case 'Dynamic': return cast("''");
+    case 'Enum8': case 'Enum16': return cast(quoteString(t.entries[0]?.label ?? ''));
+    case 'Date': case 'Date32': return cast("'1970-01-02'");
+    case 'UUID': return cast("'00000000-0000-0000-0000-000000000000'");
+    case 'IPv4': return cast("'0.0.0.0'");
+    case 'IPv6': return cast("'::'");
+    case 'Nullable': return cast('NULL');
+    case 'LowCardinality': return cast(typedLiteral(t.inner));
+    case 'Array': case 'Nested': return cast('[]');
+    case 'Tuple': return cast(`tuple(${t.elements.map((e) => typedLiteral(e)).join(', ')})`);
+    case 'Map': return cast('map()');
+    default: return cast('0');
+  }
+}
+
+/**
+ * The statement without what follows its last code: trailing comments, whitespace and `;`
+ * (`SELECT 2; -- note` → `SELECT 2`). Comments inside the statement are kept.
+ */
+export function trimStatement(sql: string): string {
+  let end = 0;
+  let i = 0;
+  while (i < sql.length) {
+    const skip = skipNonCode(sql, i);
+    if (skip >= 0) {
+      // A quoted run is code; a comment is not.
+      const c = sql[i];
+      if (c === "'" || c === '"' || c === '`') end = skip;
+      i = skip;
+      continue;
+    }
+    if (!/\s/.test(sql[i]!) && sql[i] !== ';') end = i + 1;
+    i++;
+  }
+  return sql.slice(0, end).trim();
+}
+
+/** sqlc's annotations: `:many` (default: every row, and a stream), `:one` (first row or null), `:exec` (a statement). */
+export type QueryKind = 'many' | 'one' | 'exec';
+
 export interface NamedQuery {
   readonly name: string;
   readonly sql: string;
+  readonly kind: QueryKind;
+  /** 1-based line of the `-- name:` marker. */
+  readonly line: number;
 }
 
-const MARKER = /^\s*--\s*name\s*:\s*([A-Za-z_$][A-Za-z0-9_$]*)\s*$/;
+const MARKER = /^\s*--\s*name\s*:(.*)$/;
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const KINDS: readonly string[] = ['many', 'one', 'exec'];
 
-/** Named queries of a .sql file: each starts at a `-- name: X` line and runs to the next (a trailing `;` dropped). */
-export function parseQueriesFile(text: string): NamedQuery[] {
+/** `name :kind` after `-- name:` (or `name=`-style from the command line): checked, with the line for errors. */
+export function parseMarker(text: string, where: string): { name: string; kind: QueryKind } {
+  const m = /^\s*(\S+)(?:\s+:(\S+))?\s*$/.exec(text);
+  if (m === null) throw new SyntaxError(`${where}: expected "-- name: <identifier> [:one|:many|:exec]", got ${JSON.stringify(text.trim())}`);
+  const name = m[1]!;
+  if (!IDENT.test(name)) throw new SyntaxError(`${where}: query name ${JSON.stringify(name)} is not a JavaScript identifier (letters, digits, _ and $; e.g. ${JSON.stringify(name.replace(/[^A-Za-z0-9_$]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase()) || 'q')})`);
+  const kind = m[2] ?? 'many';
+  if (!KINDS.includes(kind)) throw new SyntaxError(`${where}: query ${name} has the annotation :${kind}; use :one, :many or :exec`);
+  return { name, kind: kind as QueryKind };
+}
+
+/**
+ * Named queries of a .sql file: each starts at a `-- name: X` line (optionally `:one`, `:many`,
+ * `:exec`, as sqlc writes them) and runs to the next; trailing comments and `;` are dropped.
+ */
+export function parseQueriesFile(text: string, file = 'queries'): NamedQuery[] {
   const out: NamedQuery[] = [];
-  let current: { name: string; lines: string[] } | undefined;
+  let current: { name: string; kind: QueryKind; line: number; lines: string[] } | undefined;
   const flush = (): void => {
     if (current === undefined) return;
-    const sql = current.lines.join('\n').trim().replace(/;\s*$/, '').trim();
-    if (sql === '') throw new SyntaxError(`query ${current.name} is empty`);
-    out.push({ name: current.name, sql });
+    let sql: string;
+    try {
+      sql = trimStatement(current.lines.join('\n'));
+    } catch (e) {
+      throw new SyntaxError(`${file}:${current.line}: query ${current.name}: ${(e as Error).message}`);
+    }
+    if (sql === '') throw new SyntaxError(`${file}:${current.line}: query ${current.name} is empty`);
+    out.push({ name: current.name, sql, kind: current.kind, line: current.line });
   };
   text.split(/\r?\n/).forEach((line, n) => {
     const m = MARKER.exec(line);
     if (m !== null) {
       flush();
-      current = { name: m[1]!, lines: [] };
+      current = { ...parseMarker(m[1]!, `${file}:${n + 1}`), line: n + 1, lines: [] };
     } else if (current !== undefined) {
       current.lines.push(line);
     } else if (line.trim() !== '' && !line.trim().startsWith('--')) {
-      throw new SyntaxError(`line ${n + 1}: SQL before the first "-- name: …" line`);
+      throw new SyntaxError(`${file}:${n + 1}: SQL before the first "-- name: …" line`);
     }
   });
   flush();

@@ -86,9 +86,24 @@ function tupleType(elements: readonly string[], names: readonly string[] | undef
   return `{ ${names.map((n, i) => `${propertyKey(n)}: ${elements[i]!}`).join('; ')} }`;
 }
 
-/** Whether a column may be left out of an insert row (NULL or the column's default is written). */
+/**
+ * Whether a column may be left out of an insert row: it has a default (DEFAULT or EPHEMERAL: the
+ * server writes the default, insert-columns.ts), or it is Nullable, also under LowCardinality
+ * (NULL is written).
+ */
 export function optionalOnInsert(t: TypeNode, defaultKind: string): boolean {
-  return t.kind === 'Nullable' || defaultKind !== '';
+  const inner = t.kind === 'LowCardinality' ? t.inner : t;
+  return inner.kind === 'Nullable' || defaultKind !== '';
+}
+
+/** Whether insert() can write a value of this type (insertType throws for the others). */
+export function insertableColumn(t: TypeNode): boolean {
+  try {
+    insertType(t);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The TypeScript type of the values insert() accepts for `t` (docs/native.md, "Accepted JavaScript values"). */
@@ -158,7 +173,8 @@ export function paramType(t: TypeNode, top = true): string {
     case 'Nullable': return union([paramType(t.inner, top), 'null']);
     case 'LowCardinality': case 'SimpleAggregateFunction': return paramType(t.inner, top);
     case 'Array': return arrayOf(paramType(t.element, false), true);
-    case 'Tuple': case 'Nested': return 'QueryTuple';
+    case 'Tuple': return `QueryTuple<readonly [${t.elements.map((e) => paramType(e, false)).join(', ')}]>`;
+    case 'Nested': return arrayOf(`QueryTuple<readonly [${t.elements.map((e) => paramType(e, false)).join(', ')}]>`, true);
     case 'Map': return `ReadonlyMap<${paramType(t.key, false)}, ${paramType(t.value, false)}> | { readonly [key: string]: ${paramType(t.value, false)} }`;
     case 'Interval': return union(['number', 'bigint', ...text]);
     default:

@@ -9,6 +9,8 @@
 //   constants array `K`; integers enter through `int()`, which checks them.
 // - A block is returned only after every value of every column has been validated: an error
 //   leaves nothing half-written (the caller never sees partial bytes).
+// - A precompiled encoder (a `chwire gen` module, kind `native-insert`) is used only for its exact
+//   key and source hash, as for decoders (codegen/precompiled.ts).
 // - Errors are ChwireEncodeError{column, row: rowBase + index in the block, expected, value}, where
 //   `value` is only the kind of the offending value (errors.ts describeValue), never its content.
 import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
@@ -18,6 +20,7 @@ import { columnWriter, type ColumnWriter } from './column-writers.js';
 import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, toDateTime, fixedDateTime, makeDays, makeDateTime64 } from './encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
 import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
+import { lookupPrecompiled } from '../codegen/precompiled.js';
 import { interpretedEncodeBlock, type TypedArrayName } from './interpreted-encoder.js';
 
 export interface NativeColumnSpec { readonly name: string; readonly type: string }
@@ -201,9 +204,22 @@ const cache = new BoundedCache<NativeEncoder>(256);
  * The encoder for these columns (name and type as DESCRIBE prints them) and row shape: objects
  * keyed by column name, or arrays in column order. Compiled once, then cached (bounded).
  */
+/** The cache key of the encoder for these columns and shape (also its key in precompiled modules, kind `native-insert`). */
+function encoderKey(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): string {
+  return shape + '\u0000' + JSON.stringify(columns.map((c) => [c.name, c.type]));
+}
+
+/**
+ * The key and generated source of the encoder of these columns and shape, for a `chwire gen`
+ * module to carry precompiled (a function of K, W, S, H, HEAD, as the run-time compiled one).
+ */
+export function nativeEncoderCode(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): { key: string; source: string } {
+  return { key: encoderKey(columns, shape), source: generate(columns, columns.map((c) => parseType(c.type)), shape).source };
+}
+
 export function compileNativeEncoder(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): NativeEncoder {
   if (shape !== 'object' && shape !== 'array') throw new ChwireConfigError(`row shape must be 'object' or 'array', got ${JSON.stringify(shape)}`);
-  const key = shape + '\u0000' + JSON.stringify(columns.map((c) => [c.name, c.type]));
+  const key = encoderKey(columns, shape);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const enc = build(columns.map((c) => ({ name: c.name, type: c.type })), shape);
@@ -231,7 +247,9 @@ function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', 
   const head = columns.map((c) => concat(stringBytes(c.name), stringBytes(c.type)));
   const { source, S, inl } = generate(columns, types, shape);
   const helpers = makeHelpers(names);
-  const factory = generated ? compiled<(...a: unknown[]) => NativeEncoder['encodeBlock']>(['K', 'W', 'S', 'H', 'HEAD'], source) : undefined;
+  // A `chwire gen` module may carry this very encoder (no `new Function`); else compiled here.
+  type Factory = (...a: unknown[]) => NativeEncoder['encodeBlock'];
+  const factory = generated ? lookupPrecompiled<Factory>('native-insert', encoderKey(columns, shape), source) ?? compiled<Factory>(['K', 'W', 'S', 'H', 'HEAD'], source) : undefined;
   // Where code generation is refused: the same blocks from a loop over rows and columns.
   const encodeBlock = factory !== undefined
     ? factory(names, writers, S, helpers, head)

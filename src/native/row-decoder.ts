@@ -31,6 +31,7 @@ import { lazyColumn, type LazyColumn } from './lazy-columns.js';
 import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
 import { lookupPrecompiled } from '../codegen/precompiled.js';
 import { interpretedRowBuilder, interpretedSourceFactory } from './interpreted-rows.js';
+import { parseType } from '../types/parse.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
 
@@ -74,24 +75,60 @@ function rowBuilder(names: readonly string[], shape: 'object' | 'array'): RowBui
 type SourceFactory = (cols: readonly unknown[], ats: readonly (((d: unknown, i: number) => unknown) | undefined)[]) => (i: number) => Row;
 const factories = new BoundedCache<SourceFactory>(256);
 
-/**
- * A factory of per-block `row(i)` functions for these names, shape and lazy columns (compiled once
- * per column list and cached, bounded): column k is read as `c<k>[i]` (eager values) or
- * `g<k>(c<k>, i)` (lazy data and its converter), both hoisted into the closure of the block.
- */
-function sourceFactory(names: readonly string[], shape: 'object' | 'array', lazy: readonly boolean[], kept: boolean): SourceFactory {
-  const key = shape + '\u0000' + lazy.map((l) => (l ? 1 : 0)).join('') + (kept ? '\u0000kept' : '') + '\u0000' + JSON.stringify(names);
-  let f = factories.get(key);
-  if (f !== undefined) return f;
+/** The cache key of a source factory (also its key in precompiled modules, kind `native-sources`). */
+export function sourceFactoryKey(names: readonly string[], shape: 'object' | 'array', lazy: readonly boolean[], kept: boolean): string {
+  return shape + '\u0000' + lazy.map((l) => (l ? 1 : 0)).join('') + (kept ? '\u0000kept' : '') + '\u0000' + JSON.stringify(names);
+}
+
+/** The generated source of that factory: a function body returning `make(c, g)`. */
+export function sourceFactorySource(names: readonly string[], shape: 'object' | 'array', lazy: readonly boolean[], kept: boolean): string {
   const hoist = names.map((_, k) => `const c${k} = c[${k}]${lazy[k] ? `, g${k} = g[${k}]` : ''};`);
   const body = rowLiteral(names, shape, (k) => (lazy[k] ? `g${k}(c${k}, i)` : `c${k}[i]`));
   // Rows that are kept (fetch) come from a function of their own: V8 decides per allocation site
   // whether to allocate a literal's objects straight in old space, and fetch's survivors must not
   // make a stream's short-lived rows be allocated there (see row-stream.ts rowsOf).
   const source = `'use strict';${kept ? ' // rows kept' : ''}\nreturn function make(c, g) {\n  ${hoist.join('\n  ')}\n  return function row(i) { return ${body}; };\n};\n`;
-  f = compiled<() => SourceFactory>([], `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`)?.() ?? interpretedSourceFactory(names, shape, lazy);
+  return `${source}//# sourceURL=chwire/native-rows/${hashKey(source)}.js\n`;
+}
+
+/**
+ * A factory of per-block `row(i)` functions for these names, shape and lazy columns (compiled once
+ * per column list and cached, bounded): column k is read as `c<k>[i]` (eager values) or
+ * `g<k>(c<k>, i)` (lazy data and its converter), both hoisted into the closure of the block.
+ * A precompiled one (a `chwire gen` module) is looked up first, as for the eager builder.
+ */
+function sourceFactory(names: readonly string[], shape: 'object' | 'array', lazy: readonly boolean[], kept: boolean): SourceFactory {
+  const key = sourceFactoryKey(names, shape, lazy, kept);
+  let f = factories.get(key);
+  if (f !== undefined) return f;
+  const source = sourceFactorySource(names, shape, lazy, kept);
+  f = (lookupPrecompiled<() => SourceFactory>('native-sources', key, source) ?? compiled<() => SourceFactory>([], source))?.() ?? interpretedSourceFactory(names, shape, lazy);
   factories.set(key, f);
   return f;
+}
+
+/** One piece of Native row code a `chwire gen` module can carry precompiled (a body of no parameters). */
+export interface NativeRowCode {
+  readonly kind: 'native-rows' | 'native-sources';
+  readonly key: string;
+  readonly source: string;
+}
+
+/**
+ * Every Native row function the client builds for a result with these columns under `options`:
+ * the eager builder (decodeNative, push) and the per-block source factories of streams and of
+ * fetch (pushSources, pushBuilt). Which columns are lazy is decided here exactly as a decoder
+ * decides it (lazyColumn of the column's type under its resolved options).
+ */
+export function nativeRowCode(columns: readonly { name: string; type: string }[], options: NativeDecodeOptions | undefined): NativeRowCode[] {
+  const opts = resolveNativeOptions(options);
+  const names = columns.map((c) => c.name);
+  const lazy = columns.map((c) => lazyColumn(parseType(c.type), opts.forColumn(c.name)) !== undefined);
+  const out: NativeRowCode[] = [{ kind: 'native-rows', key: rowBuilderKey(names, opts.rows), source: rowBuilderSource(names, opts.rows) }];
+  for (const kept of [false, true]) {
+    out.push({ kind: 'native-sources', key: sourceFactoryKey(names, opts.rows, lazy, kept), source: sourceFactorySource(names, opts.rows, lazy, kept) });
+  }
+  return out;
 }
 
 /** A column's eager reader and, for a lazy decoder, its lazy form (when its type has one). */

@@ -7,10 +7,10 @@
 // the version probe, ping, KILL QUERY aside, which goes to the query's host) goes through the same
 // host selection and retry policy; a request is sent again under the same query id only when the
 // previous one cannot have reached a server (refused, or a reused socket that failed at once); a
-// closed transport sends nothing; waiting for a pooled socket counts against requestTimeout; idle
-// sockets are closed before the server's announced keep-alive timeout. A query the client gives up
-// on (AbortSignal, requestTimeout, a connection broken after sending) is also stopped on the
-// server (KILL QUERY), not only disconnected.
+// closed transport sends nothing; waiting for a pooled socket counts against requestTimeout (unless
+// requestTimeoutFrom is 'socket'); idle sockets are closed before the server's announced keep-alive
+// timeout. A query the client gives up on (AbortSignal, requestTimeout, a connection broken after
+// sending) is also stopped on the server (KILL QUERY), not only disconnected.
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
@@ -68,6 +68,13 @@ export interface HttpTransportOptions {
   agent?: unknown;
   /** Host state changes, for the client's log. */
   events?: TransportEvents | undefined;
+  /**
+   * Where requestTimeout starts for a response head: `'request'` (default) when the request is
+   * made, so the wait for a pooled socket counts; `'socket'` once a socket is assigned, so it does
+   * not (as @clickhouse/client counts it; chwire/compat sets this). Either way no retry starts
+   * once requestTimeout has passed since the call began.
+   */
+  requestTimeoutFrom?: 'request' | 'socket' | undefined;
 }
 
 const IDLE_SINCE = Symbol('chwire.idleSince');
@@ -397,7 +404,7 @@ export class HttpTransport implements Transport {
     }
     const exceptionTag = header(res, 'x-clickhouse-exception-tag');
     return {
-      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, headers: { ...res.headers }, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: exceptionTag !== undefined && exceptionTag !== '',
     };
   }
@@ -476,7 +483,7 @@ export class HttpTransport implements Transport {
         if (sentAlready) this.killQuery(host, r.queryId);
       };
       r.signal?.addEventListener('abort', onAbort, { once: true });
-      if (r.headTimeout > 0) {
+      const armTimer = (): void => {
         timer = setTimeout(() => {
           if (waitingForSocket(req)) {
             const { inUse, limit } = poolUse(host.pool.agent, this.opts.maxOpenConnections);
@@ -488,7 +495,10 @@ export class HttpTransport implements Transport {
           failNow(new ChwireTimeoutError(`no response from ${host.where} within ${r.headTimeout} ms (${r.timeoutLabel})`, { queryId: r.queryId }));
           this.killQuery(host, r.queryId);
         }, r.headTimeout);
-      }
+      };
+      // requestTimeoutFrom 'socket': armed on socket assignment (below), the pool's queue apart.
+      const fromSocket = this.opts.requestTimeoutFrom === 'socket';
+      if (r.headTimeout > 0 && !fromSocket) armTimer();
       const startBody = (): void => {
         if (settled || body === undefined || Buffer.isBuffer(body)) return;
         const src = Readable.from(body, { objectMode: false });
@@ -508,6 +518,7 @@ export class HttpTransport implements Transport {
       req.on('socket', (s: Socket) => {
         s.setTimeout(0);
         assignedAt = Date.now();
+        if (fromSocket && r.headTimeout > 0 && !settled && timer === undefined) armTimer();
         if (s.connecting) s.once('connect', startBody);
         else startBody();
       });

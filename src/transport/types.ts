@@ -86,6 +86,8 @@ export interface TransportResponse {
   readonly timezone: string | undefined;
   /** The host that answered (`host:port`; `chdb` for the embedded engine), when the transport says. */
   readonly host?: string | undefined;
+  /** The response's HTTP headers as node:http gives them (names in lower case); HTTP (node:http) only. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>> | undefined;
   /**
    * The body. Iterating it reads from the network no faster than the consumer; leaving the loop
    * early cancels the request. Errors: ChwireServerError (exception written mid-body),

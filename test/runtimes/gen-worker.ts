@@ -30,9 +30,8 @@ export const GEN_MIN = 250;
 export interface GeneratedWorker {
   /** The bundled Worker (one ES module, no imports left). */
   readonly script: string;
-  /** The generated TypeScript and decoders, as written by the CLI. */
+  /** The generated module (types, functions and decoders in one file), as written by the CLI. */
   readonly ts: string;
-  readonly js: string;
   cleanup(): void;
 }
 
@@ -52,13 +51,12 @@ export async function generatedWorker(root: string): Promise<GeneratedWorker> {
     await run(process.execPath, ['--input-type=module', '-e', setup], { cwd: dir });
     await run(process.execPath, [join(root, 'dist', 'src', 'cli', 'bin.js'), 'gen', '--url', url, '--table', GEN_TABLE, '--query', `eventsSince=${GEN_QUERY}`, '--out', join(dir, 'db.ts')], { cwd: dir });
     const ts = readFileSync(join(dir, 'db.ts'), 'utf8');
-    const js = readFileSync(join(dir, 'db.decoders.js'), 'utf8');
     writeFileSync(join(dir, 'worker.ts'), workerSource(root));
     const r = await build({
       entryPoints: [join(dir, 'worker.ts')], bundle: true, platform: 'browser', format: 'esm', target: 'es2022', write: false, logLevel: 'silent',
       absWorkingDir: dir,
     });
-    return { script: r.outputFiles[0]!.text, ts, js, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    return { script: r.outputFiles[0]!.text, ts, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
@@ -67,17 +65,17 @@ export async function generatedWorker(root: string): Promise<GeneratedWorker> {
 
 /**
  * The Worker: `/?url=<server>` calls the generated eventsSince() and a `SELECT *` of the table (the
- * table's row decoder), both through chwire/web, and answers their rows as canonical text with the
- * registry's hits before and after. The registry module is the one chwire/web's decoders consult
- * (same file, one copy in the bundle).
+ * table's row decoder), both through chwire/web, then eventsSince() again in Native (fetch, and a
+ * stream read by .batches()), and answers their rows as canonical text with the hits of
+ * chwire/web's public precompiledHits() before and after each.
  */
 function workerSource(root: string): string {
   const dist = (p: string): string => JSON.stringify(join(root, 'dist', ...p.split('/')));
   return `
 import { createClient } from 'chwire/web';
-import { precompiledCount, precompiledHits } from ${dist('src/codegen/precompiled.js')};
+import { precompiledCount, precompiledHits } from 'chwire/web';
 import { canon } from ${dist('test/runtimes/smoke.js')};
-import { eventsSince } from './db.ts';
+import { eventsSince, eventsSinceStream } from './db.ts';
 
 export default {
   async fetch(request: Request): Promise<Response> {
@@ -92,7 +90,16 @@ export default {
       const afterQuery = precompiledHits('rowbinary');
       const table = await client.fetch('SELECT * FROM ${GEN_TABLE} ORDER BY id');
       const afterTable = precompiledHits('rowbinary');
-      const body = { codegen, registered, before, afterQuery, afterTable, columns: rows.columns, rows: canon([...rows]), table: canon([...table]) };
+      const nativeBefore = precompiledHits('native-sources');
+      const native = await eventsSince(client, { min: ${GEN_MIN} }, { format: 'Native' });
+      const afterNativeFetch = precompiledHits('native-sources');
+      const batched = [];
+      for await (const b of eventsSinceStream(client, { min: ${GEN_MIN} }, { format: 'Native' }).batches()) batched.push(...b);
+      const afterNativeBatches = precompiledHits('native-sources');
+      const body = {
+        codegen, registered, before, afterQuery, afterTable, columns: rows.columns, rows: canon([...rows]), table: canon([...table]),
+        nativeBefore, afterNativeFetch, afterNativeBatches, native: canon([...native]), batched: canon(batched),
+      };
       return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
     } catch (e) {
       return new Response(String((e as Error)?.stack ?? e), { status: 500 });

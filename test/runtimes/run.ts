@@ -132,14 +132,17 @@ test('workerd (miniflare): a chwire gen module\'s query function returns the eng
   let mf: Mf | undefined;
   try {
     assert.match(gen.ts, /export async function eventsSince\(client: Client, params: EventsSinceParams/);
-    assert.doesNotMatch(gen.js, /new Function|eval\(/);
+    assert.doesNotMatch(gen.ts, /new Function|eval\(/);
     mf = new Miniflare({ modules: true, script: gen.script, compatibilityDate: '2025-06-01' });
     const res = await mf.dispatchFetch(`http://gen.local/?url=${encodeURIComponent(server.url)}`);
     const text = await res.text();
     assert.equal(res.status, 200, text.slice(0, 2000));
-    const got = JSON.parse(text) as { codegen: boolean; registered: number; before: number; afterQuery: number; afterTable: number; columns: unknown; rows: string; table: string };
+    const got = JSON.parse(text) as {
+      codegen: boolean; registered: number; before: number; afterQuery: number; afterTable: number; columns: unknown; rows: string; table: string;
+      nativeBefore: number; afterNativeFetch: number; afterNativeBatches: number; native: string; batched: string;
+    };
     assert.equal(got.codegen, false, 'workerd must refuse code generation');
-    assert.equal(got.registered, 4, 'the module registers a RowBinary decoder and a Native row builder for the table and for the query');
+    assert.equal(got.registered, 10, 'the module registers a RowBinary decoder and three Native row functions for the table and for the query, and two insert encoders (object and array rows) for the table');
     assert.equal(got.afterQuery - got.before, 1, 'eventsSince() must decode with the module\'s precompiled decoder, not the interpreted fallback');
     assert.equal(got.afterTable - got.afterQuery, 1, 'SELECT * of the table must decode with the module\'s precompiled decoder');
     // The engine's own rows for the same queries (its bytes, read by the reference decoder).
@@ -149,6 +152,11 @@ test('workerd (miniflare): a chwire gen module\'s query function returns the eng
     assert.equal(got.rows, canon(want.rows));
     const table = decodeRowBinaryReference(await engineBytes(`SELECT * FROM ${GEN_TABLE} ORDER BY id`, 'RowBinaryWithNamesAndTypes'));
     assert.equal(got.table, canon(table.rows));
+    // Native reads (the format of servers before 20.1) use the module's row functions too.
+    assert.equal(got.native, got.rows);
+    assert.equal(got.batched, got.rows);
+    assert.equal(got.afterNativeFetch - got.nativeBefore, 1, 'a Native fetch must build its rows with the module\'s precompiled row function');
+    assert.equal(got.afterNativeBatches - got.afterNativeFetch, 1, 'a Native stream\'s batches must build their rows with the module\'s precompiled row function');
   } finally {
     await mf?.dispose();
     gen.cleanup();
