@@ -34,8 +34,10 @@ export class ChwireError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
+  // Each class names itself in text: a minifier renames classes, and `e.name` must stay
+  // `ChwireServerError` in a bundle. A subclass that does not override this keeps its class name.
   override get name(): string {
-    return this.constructor.name;
+    return this.constructor === ChwireError ? 'ChwireError' : this.constructor.name;
   }
 }
 
@@ -45,6 +47,7 @@ export function isChwireError(e: unknown): e is ChwireError {
 
 /** A type name that cannot be parsed, or a type chwire recognises but cannot handle. */
 export class ChwireTypeError extends ChwireError {
+  override get name(): string { return this.constructor === ChwireTypeError ? 'ChwireTypeError' : this.constructor.name; }
   /** The whole type text being parsed. */
   readonly text: string;
   /** Offset in `text` where the problem was found (-1 when not applicable). */
@@ -67,6 +70,7 @@ export interface DecodeErrorDetails {
 
 /** A body that is truncated, corrupt or inconsistent with its own header. */
 export class ChwireDecodeError extends ChwireError {
+  override get name(): string { return this.constructor === ChwireDecodeError ? 'ChwireDecodeError' : this.constructor.name; }
   readonly column: string | undefined;
   readonly row: number | undefined;
   readonly offset: number;
@@ -103,6 +107,7 @@ export type EncodeErrorDetails = {
  * caller's own input.
  */
 export class ChwireEncodeError extends ChwireError {
+  override get name(): string { return this.constructor === ChwireEncodeError ? 'ChwireEncodeError' : this.constructor.name; }
   readonly column: string;
   readonly row: number;
   readonly expected: string;
@@ -121,6 +126,7 @@ export class ChwireEncodeError extends ChwireError {
 
 /** An exception reported by ClickHouse, before or during the response body. */
 export class ChwireServerError extends ChwireError {
+  override get name(): string { return this.constructor === ChwireServerError ? 'ChwireServerError' : this.constructor.name; }
   /** ClickHouse's numeric error code (e.g. 60), or 0 when the server did not send one. */
   readonly serverCode: number;
   /** ClickHouse's error name (e.g. `UNKNOWN_TABLE`), when the message carries it. */
@@ -140,6 +146,7 @@ export class ChwireServerError extends ChwireError {
 
 /** The connection failed or closed before the response was complete. */
 export class ChwireConnectionError extends ChwireError {
+  override get name(): string { return this.constructor === ChwireConnectionError ? 'ChwireConnectionError' : this.constructor.name; }
   constructor(message: string, options?: ChwireErrorOptions) {
     super(ERROR_CODES.connection, message, options);
   }
@@ -147,6 +154,7 @@ export class ChwireConnectionError extends ChwireError {
 
 /** No progress within the configured time. */
 export class ChwireTimeoutError extends ChwireError {
+  override get name(): string { return this.constructor === ChwireTimeoutError ? 'ChwireTimeoutError' : this.constructor.name; }
   constructor(message: string, options?: ChwireErrorOptions) {
     super(ERROR_CODES.timeout, message, options);
   }
@@ -154,6 +162,7 @@ export class ChwireTimeoutError extends ChwireError {
 
 /** The caller aborted the operation through its AbortSignal (or by leaving a stream early). */
 export class ChwireAbortError extends ChwireError {
+  override get name(): string { return this.constructor === ChwireAbortError ? 'ChwireAbortError' : this.constructor.name; }
   constructor(message: string, options?: ChwireErrorOptions) {
     super(ERROR_CODES.abort, message, options);
   }
@@ -161,6 +170,7 @@ export class ChwireAbortError extends ChwireError {
 
 /** Invalid options passed by the caller. */
 export class ChwireConfigError extends ChwireError {
+  override get name(): string { return this.constructor === ChwireConfigError ? 'ChwireConfigError' : this.constructor.name; }
   constructor(message: string, options?: ChwireErrorOptions) {
     super(ERROR_CODES.config, message, options);
   }

@@ -3,10 +3,12 @@
 import { createClientWith, type Client } from './client/client.js';
 import type { ClientOptions } from './client/config.js';
 import { nodeTransport } from './node-transports.js';
+import { withGlobalTracer } from './client/observe/otel-global.js';
 
 /** A client for `http(s)://` servers (node:http, pooled) or the embedded engine (`chdb://`). */
 export function createClient(options: ClientOptions = {}): Client {
-  return createClientWith(options, nodeTransport);
+  // tracing: true finds the global tracer of @opentelemetry/api here only (chwire/web takes { tracer }).
+  return createClientWith(withGlobalTracer(options), nodeTransport);
 }
 
 export type { Client, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue } from './client/client.js';
@@ -28,6 +30,8 @@ export type { TlsOptions } from './transport/tls-options.js';
 export type { QuerySummary } from './transport/types.js';
 export type { HostStatus, LoadBalancing } from './transport/hosts.js';
 export type { RetryOptions } from './transport/retry.js';
+export type { TracingOptions, TracingTracer, TracingSpan } from './client/observe/tracing.js';
+export type { Logger, LogLevel } from './client/observe/logger.js';
 export type { DecodeOptions, ValueOptions } from './plan/options.js';
 export type { ColumnInfo, Row } from './stream-decoder.js';
 export {

@@ -4,12 +4,19 @@
 // exist with node:http or the embedded engine are a ChwireConfigError naming them, never ignored.
 import { createClientWith, type Client } from './client/client.js';
 import type { ClientOptions, TransportTarget } from './client/config.js';
+import type { TracingOptions, TracingTracer } from './client/observe/tracing.js';
 import { ChwireConfigError } from './errors.js';
 import { FetchTransport, type FetchFunction } from './transport/fetch.js';
 import { requestStreamsSupported } from './transport/request-streams.js';
 import type { Transport } from './transport/types.js';
 
-export interface WebClientOptions extends Omit<ClientOptions, 'tls' | 'maxOpenConnections' | 'keepAlive' | 'idleSocketTtl'> {
+/** The client options of chwire/web: those of `chwire` less the Node-only ones (NODE_ONLY below). */
+export interface WebClientOptions extends Omit<ClientOptions, 'tls' | 'agent' | 'proxy' | 'maxOpenConnections' | 'keepAlive' | 'idleSocketTtl' | 'tracing'> {
+  /**
+   * OpenTelemetry spans with your tracer: `{ tracer: trace.getTracer('my-app'), includeQueryText? }`
+   * (chwire/web imports no OpenTelemetry package itself, so there is no `tracing: true` here).
+   */
+  tracing?: false | (TracingOptions & { tracer: TracingTracer });
   /**
    * The fetch to use (default: `globalThis.fetch`), e.g. a Worker's service binding or a fetch
    * with a proxy of the runtime's own.
@@ -63,13 +70,18 @@ export function createClient(options: WebClientOptions = {}): Client {
   return createClientWith(common, makeTransport);
 }
 
-export type { Client, QueryOptions, ExecOptions, Rows, ExecResult } from './client/client.js';
+export type { Client, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue } from './client/client.js';
 export type { Settings, SettingValue } from './client/config.js';
 export type { FetchFunction } from './transport/fetch.js';
 export type { RowStream } from './client/row-stream.js';
 export type { RawStream, RawOptions } from './client/raw-stream.js';
-export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './client/insert.js';
+export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, TableColumn } from './client/insert.js';
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
+export type { ColumnStream, ColumnBatch } from './client/column-stream.js';
+export type { HostStatus, LoadBalancing } from './transport/hosts.js';
+export type { RetryOptions } from './transport/retry.js';
+export type { TracingOptions, TracingTracer, TracingSpan } from './client/observe/tracing.js';
+export type { Logger, LogLevel } from './client/observe/logger.js';
 export { tuple, QueryTuple } from './client/params.js';
 export { precompiledHits, precompiledCount, type PrecompiledKind } from './codegen/precompiled.js';
 export { sqlLiteral } from './client/literal.js';

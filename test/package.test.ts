@@ -23,7 +23,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   main?: string;
   types?: string;
-  exports: Record<string, { types: string; import: string }>;
+  exports: Record<string, Record<'import' | 'require', { types: string; default: string }>>;
   files?: string[];
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
@@ -122,14 +122,14 @@ function nonRelative(graph: Map<string, GraphFile>, keep: (r: ModuleRef) => bool
 // (a) chwire/codec and chwire/web load no Node module
 
 test('chwire/web: no module outside the package anywhere in its JS import graph, and no free Node global', () => {
-  const graph = walk(dist(pkg.exports['./web']!.import));
+  const graph = walk(dist(pkg.exports['./web']!.import.default));
   // The walk must have reached the shared client core and the fetch transport.
   for (const f of ['dist/src/client/client.js', 'dist/src/client/insert.js', 'dist/src/transport/fetch.js', 'dist/src/rowbinary/decode.js', 'dist/src/native/index.js']) {
-    assert.ok(graph.has(dist(f)), `the walk from ${pkg.exports['./web']!.import} did not reach ${f}`);
+    assert.ok(graph.has(dist(f)), `the walk from ${pkg.exports['./web']!.import.default} did not reach ${f}`);
   }
-  // The one package allowed: the optional peer @opentelemetry/api (platform-neutral), loaded
-  // only for `tracing: true`.
-  const outside = nonRelative(graph).filter((r) => !/ → @opentelemetry\/api \(dynamic\)$/.test(r));
+  // Not even the optional peer @opentelemetry/api: chwire/web takes the app's tracer (a dangling
+  // import of a package the app did not install is what workerd refuses to load).
+  const outside = nonRelative(graph);
   assert.deepEqual(outside, [], 'chwire/web must import nothing from node: or any package');
   const uses: string[] = [];
   for (const [file, g] of graph) for (const u of g.nodeGlobals) uses.push(`${rel(file)}: ${u}`);
@@ -137,7 +137,7 @@ test('chwire/web: no module outside the package anywhere in its JS import graph,
 });
 
 test('chwire/web: its type declarations need neither node: modules nor @types/node', () => {
-  const graph = walk(dist(pkg.exports['./web']!.types));
+  const graph = walk(dist(pkg.exports['./web']!.import.types));
   assert.ok(graph.has(dist('dist/src/client/client.d.ts')), 'the .d.ts walk did not reach client/client.d.ts');
   assert.deepEqual(nonRelative(graph), []);
   const refs = [...graph].flatMap(([file, g]) => g.typeReferences.map((t) => `${rel(file)} → /// <reference types="${t}" />`));
@@ -148,11 +148,11 @@ test('chwire/web: its type declarations need neither node: modules nor @types/no
 // (a') chwire/codec is I/O-free
 
 test('chwire/codec: no module outside the package anywhere in its JS import graph', () => {
-  const graph = walk(dist(pkg.exports['./codec']!.import));
+  const graph = walk(dist(pkg.exports['./codec']!.import.default));
   // The walk must really have followed the codec's imports: the RowBinary decoder, the Native
   // codec, the type parser and the errors are all behind this entry.
   for (const f of ['dist/src/rowbinary/decode.js', 'dist/src/native/index.js', 'dist/src/types/parse.js', 'dist/src/errors.js', 'dist/src/codegen/compile.js']) {
-    assert.ok(graph.has(dist(f)), `the walk from ${pkg.exports['./codec']!.import} did not reach ${f}`);
+    assert.ok(graph.has(dist(f)), `the walk from ${pkg.exports['./codec']!.import.default} did not reach ${f}`);
   }
   assert.deepEqual(nonRelative(graph), [], 'chwire/codec must import nothing from node: or any package');
 });
@@ -160,14 +160,14 @@ test('chwire/codec: no module outside the package anywhere in its JS import grap
 test('chwire/codec: no free use of a Node global (Buffer, process, require, ...)', () => {
   // Feature detection through `globalThis.Buffer` is allowed (a property access, not a free name).
   const uses: string[] = [];
-  for (const [file, g] of walk(dist(pkg.exports['./codec']!.import))) {
+  for (const [file, g] of walk(dist(pkg.exports['./codec']!.import.default))) {
     for (const u of g.nodeGlobals) uses.push(`${rel(file)}: ${u}`);
   }
   assert.deepEqual(uses.sort(), []);
 });
 
 test('chwire/codec: its type declarations need neither node: modules nor @types/node', () => {
-  const graph = walk(dist(pkg.exports['./codec']!.types));
+  const graph = walk(dist(pkg.exports['./codec']!.import.types));
   assert.ok(graph.has(dist('dist/src/types/ast.d.ts')), 'the .d.ts walk did not reach types/ast.d.ts');
   assert.deepEqual(nonRelative(graph), []);
   const refs = [...graph].flatMap(([file, g]) => g.typeReferences.map((t) => `${rel(file)} → /// <reference types="${t}" />`));
@@ -176,7 +176,7 @@ test('chwire/codec: its type declarations need neither node: modules nor @types/
 
 test('the checker can fail: the `chwire` entry (HTTP, zlib) is seen importing node: modules', () => {
   // A control for the tests above: the same walk over the I/O entry must find node: imports.
-  const found = nonRelative(walk(dist(pkg.exports['.']!.import)));
+  const found = nonRelative(walk(dist(pkg.exports['.']!.import.default)));
   assert.ok(found.some((s) => s.endsWith('→ node:zlib')), `expected node:zlib among ${found.join(', ')}`);
   assert.ok(found.some((s) => s.endsWith('→ node:http')), `expected node:http among ${found.join(', ')}`);
 });
@@ -256,10 +256,12 @@ test('every exports target, main and types exist on disk; nothing but the five e
   assert.equal(pkg.name, 'chwire');
   assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './arrow', './codec', './compat', './web']);
   for (const [sub, t] of Object.entries(pkg.exports)) {
-    // `types` must come first: TypeScript takes the first matching condition.
-    assert.equal(Object.keys(t)[0], 'types', `exports["${sub}"]: "types" must be the first condition`);
-    for (const p of [t.types, t.import]) assert.ok(existsSync(dist(p)), `exports["${sub}"] → ${p} does not exist`);
-    assert.equal(t.types.replace(/\.d\.ts$/, '.js'), t.import, `exports["${sub}"]: types and import describe different modules`);
+    for (const cond of ['import', 'require'] as const) {
+      // `types` must come first: TypeScript takes the first matching condition.
+      assert.equal(Object.keys(t[cond])[0], 'types', `exports["${sub}"].${cond}: "types" must be the first condition`);
+      for (const p of [t[cond].types, t[cond].default]) assert.ok(existsSync(dist(p)), `exports["${sub}"].${cond} → ${p} does not exist`);
+      assert.equal(t[cond].types.replace(/\.d\.ts$/, '.js'), t[cond].default, `exports["${sub}"].${cond}: types and default describe different modules`);
+    }
   }
   for (const p of [pkg.main, pkg.types]) assert.ok(p !== undefined && existsSync(dist(p)), `${p} does not exist`);
   // Deep imports are closed: users cannot come to depend on internal module paths.
@@ -271,10 +273,10 @@ test('chwire/arrow: apache-arrow an optional peer, imported by chwire/arrow alon
   assert.equal(pkg.peerDependenciesMeta?.['apache-arrow']?.optional, true, 'peerDependenciesMeta["apache-arrow"].optional must be true');
   assert.equal(pkg.dependencies?.['apache-arrow'], undefined);
   for (const entry of ['.', './codec', './web', './compat']) {
-    const found = nonRelative(walk(dist(pkg.exports[entry]!.import)), (r) => r.specifier === 'apache-arrow' || r.specifier.startsWith('apache-arrow/'));
+    const found = nonRelative(walk(dist(pkg.exports[entry]!.import.default)), (r) => r.specifier === 'apache-arrow' || r.specifier.startsWith('apache-arrow/'));
     assert.deepEqual(found, [], `${entry} must not load apache-arrow`);
   }
-  const arrowImports = nonRelative(walk(dist(pkg.exports['./arrow']!.import)), (r) => !isBuiltin(r.specifier));
+  const arrowImports = nonRelative(walk(dist(pkg.exports['./arrow']!.import.default)), (r) => !isBuiltin(r.specifier));
   assert.ok(arrowImports.length > 0 && arrowImports.every((s) => / → apache-arrow$/.test(s)), arrowImports.join('\n'));
   const mod = await import('chwire/arrow' as string) as Record<string, unknown>;
   assert.equal(typeof mod.toArrow, 'function');
@@ -295,18 +297,18 @@ test('chdb: a devDependency and an optional peerDependency, never installed by d
 });
 
 test('chdb is loaded only on first use: no static import of it, and only Node builtins otherwise', () => {
-  const graph = walk(dist(pkg.exports['.']!.import));
+  const graph = walk(dist(pkg.exports['.']!.import.default));
   assert.deepEqual(nonRelative(graph, (r) => !r.dynamic && !isBuiltin(r.specifier)), [], 'static imports of packages from the chwire entry');
   const dynamic = nonRelative(graph, (r) => r.dynamic && !isBuiltin(r.specifier));
   assert.deepEqual(dynamic.map((s) => s.replace(/:\d+ /, ' ')).sort(), [
-    'dist/src/client/observe/tracing.js → @opentelemetry/api (dynamic)', // only for tracing: true
+    'dist/src/client/observe/otel-global.js → @opentelemetry/api (dynamic)', // only for tracing: true
     'dist/src/transport/chdb-engine.js → chdb (dynamic)',
   ]);
 });
 
 test('the type declarations of `chwire` do not need the chdb package', () => {
   // A user without the optional peer must still type-check: no .d.ts may refer to 'chdb'.
-  const found = nonRelative(walk(dist(pkg.exports['.']!.types)), (r) => !isBuiltin(r.specifier));
+  const found = nonRelative(walk(dist(pkg.exports['.']!.import.types)), (r) => !isBuiltin(r.specifier));
   assert.deepEqual(found, []);
 });
 
@@ -315,19 +317,19 @@ test('the type declarations of `chwire` do not need the chdb package', () => {
 
 interface PackResult { files: { path: string }[] }
 
-test('npm pack ships dist/src, its TypeScript sources (for the source maps), README, package.json and license files only', () => {
+test('npm pack ships dist/src, dist/cjs (the CommonJS build), its TypeScript sources (for the source maps), README, package.json and license files only', () => {
   // --ignore-scripts: a prepack build must not run inside the test (the test runs after tsc).
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path).sort();
-  const allowed = (p: string): boolean => p.startsWith('dist/src/') || /^src\/.*\.ts$/.test(p) || p === 'package.json' || /^(README|LICENSE|LICENCE|NOTICE|CHANGELOG)(\.md|\.txt)?$/i.test(p);
+  const allowed = (p: string): boolean => p.startsWith('dist/src/') || p.startsWith('dist/cjs/') || /^src\/.*\.ts$/.test(p) || p === 'package.json' || /^(README|LICENSE|LICENCE|NOTICE|CHANGELOG)(\.md|\.txt)?$/i.test(p);
   assert.deepEqual(files.filter((p) => !allowed(p)), [], 'files outside the allowed set');
   assert.ok(!files.some((p) => /(^|\/)(test|tests|fixtures|bench|demo|scripts|notes)\//.test(p) || /\.test\.js$/.test(p)), 'tests, fixtures or benches in the tarball');
-  for (const p of ['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/codec.js', 'dist/src/codec.d.ts']) {
+  for (const p of ['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/codec.js', 'dist/src/codec.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']) {
     assert.ok(files.includes(p), `${p} is not in the tarball`);
   }
   // Every shipped module is the output of a current source file: a renamed or deleted source
   // leaves its old output in dist/, and npm would publish it (clean dist/ before packing).
-  const stale = files.filter((p) => p.startsWith('dist/src/')).map((p) => p.replace(/^dist\//, '').replace(/\.(d\.ts|js\.map|js)$/, '.ts')).filter((src) => !existsSync(join(ROOT, src)));
+  const stale = files.filter((p) => /^dist\/(src|cjs)\//.test(p) && p !== 'dist/cjs/package.json').map((p) => p.replace(/^dist\/(src|cjs)\//, 'src/').replace(/\.(d\.ts|js\.map|js)$/, '.ts')).filter((src) => !existsSync(join(ROOT, src)));
   assert.deepEqual([...new Set(stale)], [], 'dist/src holds output of sources that no longer exist');
   // Every source map points at a source that is shipped too (a debugger would show nothing else).
   const missing: string[] = [];

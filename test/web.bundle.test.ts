@@ -1,41 +1,178 @@
-// chwire/web as a browser bundle: esbuild bundles the built entry for `--platform=browser` (where
-// a `node:` import or a Node-only package cannot resolve and fails the build), and the bundle's
-// minified + gzipped size stays within the budget the README quotes (measured 64.1 kB once the
-// session's features were merged (50.9 kB before observability and the request surface), plus 20 %). A control shows the same build of the Node entry fails.
-import { test } from 'node:test';
+// chwire/web as a browser and edge bundle, built by esbuild from the compiled entry:
+// - for `--platform=browser` (where a `node:` import or a Node-only package cannot resolve and
+//   fails the build) with `@opentelemetry/api` made unresolvable, as in an app that does not
+//   install it: the build must succeed and hold no import at all (a dangling
+//   `import("@opentelemetry/api")` is what workerd refuses to load). A control shows the same
+//   build of the Node entry fails;
+// - the sizes (`--minify --bundle`, gzip level 9) of two apps, printed and held to their budgets:
+//   (a) a read-only page (fetch and stream), (b) a Worker that reads and inserts;
+// - in that minified bundle every error class keeps its name (`e.name`), in Node and in workerd
+//   (miniflare, with `scriptPath`, from .ci/runtimes; skipped where that is not installed).
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** Bytes, minified and gzipped (level 9). Measured at 64 071 B with every feature merged; budget = that + 20 %. */
-const BUDGET = 77_000;
+const WEB = join(ROOT, 'dist', 'src', 'web.js');
+const TMP = mkdtempSync(join(tmpdir(), 'chwire-bundle-'));
+after(() => rmSync(TMP, { recursive: true, force: true }));
 
-async function bundle(entry: string, minify: boolean): Promise<{ code: string; inputs: string[] }> {
+/**
+ * Budgets in bytes, minified + gzipped. The issue's goals are 30 kB (a) and 35 kB (b); the client
+ * is one class whose methods (fetch, stream, insert, columns…) a bundler cannot drop one by one,
+ * so today both apps carry the whole client: measured 70.0 kB (a) and 70.0 kB (b) on the commit
+ * that set these (Node 20, esbuild 0.28). The budgets are those figures plus 5 %: a regression guard.
+ */
+const BUDGET = { read: 72_500, worker: 72_500 } as const;
+
+/** `@opentelemetry/api` as in an app that does not install it: any import of it fails the build. */
+const noOtel: Plugin = {
+  name: 'no-opentelemetry',
+  setup(b) {
+    b.onResolve({ filter: /^@opentelemetry\// }, (a) => ({ errors: [{ text: `${a.path} is not installed in this app` }] }));
+  },
+};
+
+async function bundle(entry: { path: string } | { contents: string }, minify: boolean): Promise<{ code: string; inputs: string[]; imports: string[] }> {
   const r = await build({
-    entryPoints: [join(ROOT, entry)], bundle: true, minify, platform: 'browser', format: 'esm', target: 'es2022',
-    // The optional peer @opentelemetry/api (platform-neutral) is the user's, loaded only for `tracing: true`.
-    external: ['@opentelemetry/api'], write: false, metafile: true, logLevel: 'silent',
+    ...('path' in entry ? { entryPoints: [entry.path] } : { stdin: { contents: entry.contents, resolveDir: TMP, loader: 'js' as const } }),
+    bundle: true, minify, platform: 'browser', format: 'esm', target: 'es2022',
+    plugins: [noOtel], write: false, metafile: true, logLevel: 'silent',
   });
-  return { code: r.outputFiles[0]!.text, inputs: Object.keys(r.metafile.inputs) };
+  const out = Object.values(r.metafile.outputs)[0]!;
+  return { code: r.outputFiles[0]!.text, inputs: Object.keys(r.metafile.inputs), imports: out.imports.map((i) => `${i.kind} ${i.path}`) };
 }
 
-test('chwire/web bundles for the browser with nothing from Node and within its size budget', async () => {
-  const { code, inputs } = await bundle('dist/src/web.js', true);
+const gz = (code: string): number => gzipSync(code, { level: 9 }).length;
+
+/** (a) a page that only reads: fetch and stream. */
+const READ_APP = `
+import { createClient } from ${JSON.stringify(WEB)};
+const client = createClient({ url: location.origin });
+export async function load() {
+  const top = await client.fetch('SELECT 1 AS x');
+  const all = [];
+  for await (const row of client.stream('SELECT number AS n FROM numbers(10)')) all.push(row);
+  return [top, all];
+}`;
+
+/** (b) a Worker that reads and inserts. */
+const WORKER_APP = `
+import { createClient } from ${JSON.stringify(WEB)};
+export default {
+  async fetch(request, env) {
+    const client = createClient({ url: env.CLICKHOUSE_URL });
+    const rows = await client.fetch('SELECT 1 AS x');
+    await client.insert('events', [{ id: 1, name: 'a' }]);
+    return new Response(JSON.stringify(rows));
+  },
+};`;
+
+test('chwire/web bundles for the browser with nothing from Node, no @opentelemetry/api, and no import left', async () => {
+  const { inputs, imports } = await bundle({ path: WEB }, true);
   assert.deepEqual(inputs.filter((i) => i.startsWith('node:') || i.includes('node_modules')), [], 'Node modules or packages in the bundle');
   assert.ok(inputs.some((i) => i.endsWith('dist/src/transport/fetch.js')) && inputs.some((i) => i.endsWith('dist/src/client/client.js')), 'the bundle must hold the client and the fetch transport');
-  const gz = gzipSync(code, { level: 9 }).length;
+  // A single file that imports nothing: loads in workerd with scriptPath, in a page, anywhere.
+  assert.deepEqual(imports, [], 'the bundle still imports a module');
+});
+
+test('bundle sizes: (a) a read-only page and (b) a Worker that reads and inserts, within budget', async () => {
+  const sizes: Record<string, { min: number; gz: number }> = {};
+  for (const [name, contents] of [['read', READ_APP], ['worker', WORKER_APP]] as const) {
+    const { code } = await bundle({ contents }, true);
+    sizes[name] = { min: code.length, gz: gz(code) };
+  }
+  console.log(`# chwire/web bundles (esbuild --minify --bundle, gzip -9): (a) read-only page ${(sizes.read!.min / 1000).toFixed(1)} kB min, ${(sizes.read!.gz / 1000).toFixed(1)} kB gz; (b) Worker read+insert ${(sizes.worker!.min / 1000).toFixed(1)} kB min, ${(sizes.worker!.gz / 1000).toFixed(1)} kB gz`);
+  assert.ok(sizes.read!.gz <= BUDGET.read, `(a) read-only page is ${sizes.read!.gz} B, over its budget of ${BUDGET.read} B`);
+  assert.ok(sizes.worker!.gz <= BUDGET.worker, `(b) Worker is ${sizes.worker!.gz} B, over its budget of ${BUDGET.worker} B`);
+  // The README's figure stays current: within 10 % of what was just measured.
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const quoted = /chwire\/web[^\n]*?(\d+(?:\.\d+)?) kB minified and gzipped/.exec(readme);
   assert.ok(quoted !== null, 'README must quote the size of the chwire/web bundle ("… NN.N kB minified and gzipped")');
-  assert.ok(gz <= BUDGET, `chwire/web bundle is ${gz} B minified+gzipped, over its budget of ${BUDGET} B`);
-  // The README's figure stays current: within 10 % of what was just measured.
-  assert.ok(Math.abs(Number(quoted[1]) * 1000 - gz) / gz < 0.1, `README quotes ${quoted[1]} kB, measured ${(gz / 1000).toFixed(1)} kB`);
+  assert.ok(Math.abs(Number(quoted[1]) * 1000 - sizes.worker!.gz) / sizes.worker!.gz < 0.1, `README quotes ${quoted[1]} kB, measured ${(sizes.worker!.gz / 1000).toFixed(1)} kB`);
+});
+
+/** Builds one instance of each error class of a module's exports, by the class's own constructor. */
+const MAKE_ERRORS = `
+export function errorNames(m) {
+  const made = {
+    ChwireError: new m.ChwireError('CHWIRE_CONFIG', 'm'),
+    ChwireTypeError: new m.ChwireTypeError('m', 'T', 0),
+    ChwireDecodeError: new m.ChwireDecodeError('m', { offset: 0 }),
+    ChwireEncodeError: new m.ChwireEncodeError('m', { column: 'c', row: 0, expected: 'x', value: 1 }),
+    ChwireServerError: new m.ChwireServerError('m', { serverCode: 1 }),
+    ChwireConnectionError: new m.ChwireConnectionError('m'),
+    ChwireTimeoutError: new m.ChwireTimeoutError('m'),
+    ChwireAbortError: new m.ChwireAbortError('m'),
+    ChwireConfigError: new m.ChwireConfigError('m'),
+  };
+  const names = Object.fromEntries(Object.entries(made).map(([k, e]) => [k, e.name]));
+  let thrown;
+  try { m.createClient({ compression: 'nope' }); } catch (e) { thrown = e.name; }
+  let tracing;
+  try { m.createClient({ tracing: true }); } catch (e) { tracing = e.name + ': ' + e.message; }
+  // Renamed by the minifier? (the control: the test means something only if they were)
+  const renamed = Object.entries(made).filter(([k, e]) => e.constructor.name !== k).length;
+  return { names, thrown, tracing, renamed };
+}`;
+
+const EXPECTED_NAMES = Object.fromEntries(['ChwireError', 'ChwireTypeError', 'ChwireDecodeError', 'ChwireEncodeError', 'ChwireServerError',
+  'ChwireConnectionError', 'ChwireTimeoutError', 'ChwireAbortError', 'ChwireConfigError'].map((n) => [n, n]));
+
+interface NamesResult { names: Record<string, string>; thrown: string; tracing: string; renamed: number }
+
+function checkNames(got: NamesResult): void {
+  assert.ok(got.renamed > 0, 'the minifier renamed no class: the check below proves nothing');
+  assert.deepEqual(got.names, EXPECTED_NAMES);
+  assert.equal(got.thrown, 'ChwireConfigError');
+  // chwire/web looks up no global tracer: tracing: true names the way to pass one.
+  assert.match(got.tracing, /^ChwireConfigError: option tracing needs a tracer here: pass tracing: \{ tracer/);
+}
+
+test('error classes keep their names in a minified bundle (Node)', async () => {
+  const { code } = await bundle({ contents: `import * as m from ${JSON.stringify(WEB)};\n${MAKE_ERRORS}\nexport const result = errorNames(m);` }, true);
+  const file = join(TMP, 'names.mjs');
+  writeFileSync(file, code);
+  const { result } = (await import(pathToFileURL(file).href)) as { result: NamesResult };
+  checkNames(result);
+});
+
+const runtimes = createRequire(join(ROOT, '.ci', 'runtimes', 'package.json'));
+const hasMiniflare = existsSync(join(ROOT, '.ci', 'runtimes', 'node_modules', 'miniflare'));
+
+test('workerd (miniflare, scriptPath): the minified Worker bundle built without @opentelemetry/api loads, names its errors, and its fetch fails as ChwireConnectionError', { skip: hasMiniflare ? false : 'miniflare is not installed (npm run runtimes)' }, async () => {
+  const { code } = await bundle({
+    contents: `import * as m from ${JSON.stringify(WEB)};\n${MAKE_ERRORS}
+export default { async fetch() {
+  const out = errorNames(m);
+  const client = m.createClient({ url: 'http://127.0.0.1:9', retry: false });
+  try { await client.fetch('SELECT 1'); out.fetch = 'no error'; } catch (e) { out.fetch = e.name; }
+  return new Response(JSON.stringify(out));
+} };`,
+  }, true);
+  const scriptPath = join(TMP, 'worker.mjs');
+  writeFileSync(scriptPath, code);
+  interface Mf { dispatchFetch(url: string): Promise<{ text(): Promise<string>; status: number }>; dispose(): Promise<void> }
+  const { Miniflare } = (await import(pathToFileURL(runtimes.resolve('miniflare')).href)) as { Miniflare: new (o: Record<string, unknown>) => Mf };
+  const mf = new Miniflare({ modules: true, scriptPath, modulesRoot: TMP, compatibilityDate: '2025-06-01' });
+  try {
+    const res = await mf.dispatchFetch('http://bundle.local/');
+    const text = await res.text();
+    assert.equal(res.status, 200, text.slice(0, 2000));
+    const got = JSON.parse(text) as NamesResult & { fetch: string };
+    checkNames(got);
+    assert.equal(got.fetch, 'ChwireConnectionError');
+  } finally {
+    await mf.dispose();
+  }
 });
 
 test('the checker can fail: the Node entry does not bundle for the browser', async () => {
-  await assert.rejects(bundle('dist/src/index.js', false), (e: Error) => /node:/.test(e.message));
+  await assert.rejects(bundle({ path: join(ROOT, 'dist', 'src', 'index.js') }, false), (e: Error) => /node:|opentelemetry/.test(e.message));
 });

@@ -7,7 +7,9 @@ import type { ClientOptions } from '../client/config.js';
 import type { DecodeOptions } from '../plan/options.js';
 import { VALUE_OPTION_KEYS } from '../plan/options.js';
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  override get name(): string { return 'UsageError'; }
+}
 
 /** parseArgs option specs for the connection. */
 export const CONNECTION_OPTIONS = {

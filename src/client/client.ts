@@ -9,7 +9,7 @@ import { ChwireConfigError } from '../errors.js';
 import { createRowBinaryDecoder } from '../codec.js';
 import { createNativeDecoder } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
-import type { ColumnInfo, Row, RowStreamDecoder } from '../stream-decoder.js';
+import type { Row, RowStreamDecoder } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportResponse } from '../transport/types.js';
 import type { HostStatus } from '../transport/hosts.js';
 import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
@@ -31,39 +31,13 @@ import { openColumns } from './columns.js';
 import { ColumnStreamImpl, type ColumnStream } from './column-stream.js';
 import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
-import type { ProgressListener } from './observe/progress.js';
+import type { ClientCore, QueryOptions, ExecOptions, Rows } from './core.js';
 
-export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
-  /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
-  params?: QueryParams;
-  settings?: Settings;
-  queryId?: string;
-  /** Queries with the same session id run one after another on the server's session. */
-  sessionId?: string;
-  signal?: AbortSignal;
-  /** Wire format for rows; default RowBinaryWithNamesAndTypes (Native on servers without it). */
-  format?: 'RowBinaryWithNamesAndTypes' | 'Native';
-  /** Live progress of this call (rows and bytes read and written so far); see docs/client.md "Progress". */
-  onProgress?: ProgressListener;
-  /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
-  progressInterval?: number;
-}
-
-export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions> & {
-  /** The statement is safe to run twice (e.g. `CREATE TABLE IF NOT EXISTS`): retried like a read. Default false. */
-  idempotent?: boolean;
-};
+export type { QueryOptions, ExecOptions, Rows, ClientCore } from './core.js';
 
 /** A row decoded as an object (the default `rows: 'object'`): column name → value. */
 export type ObjectRow = Record<string, unknown>;
 
-
-/** All rows of a result, with its metadata as extra (non-enumerable) properties. */
-export type Rows<R> = R[] & {
-  readonly columns: readonly ColumnInfo[];
-  readonly queryId: string | undefined;
-  readonly summary: QuerySummary | undefined;
-};
 
 export interface ExecResult {
   readonly queryId: string | undefined;
@@ -106,27 +80,6 @@ export interface Client {
   hosts(): HostStatus[];
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
-}
-
-/** What insert.ts and columns.ts need from the client, without a cycle through the public type. */
-export interface ClientCore {
-  readonly transport: Transport;
-  readonly database: string | undefined;
-  readonly insertBlockSize: number;
-  readonly requestTimeout: number;
-  readonly schemas: SchemaCache;
-  streamRaw(sql: string, opts: RawOptions): RawStream;
-  capabilities(signal?: AbortSignal): Promise<{ info: ServerInfo; caps: Capabilities }>;
-  settingsFor(opts: { settings?: Settings | undefined }, auto?: Record<string, string>): Record<string, string>;
-  lock(sessionId: string | undefined): Promise<() => void>;
-  /** Parameters in the server's text form; ChwireConfigError when the server is too old for them. */
-  queryParams(opts: { params?: QueryParams | undefined }, caps: Capabilities, info: ServerInfo, sql?: string): Promise<Record<string, string> | undefined>;
-  /** The call's role and httpHeaders, validated; ChwireConfigError when the server is too old for roles. */
-  surface(opts: CallSurfaceOptions, caps: Capabilities, info: ServerInfo): CallSurface;
-  /** fetch with the library's decode defaults, not the client's (for the client's own queries). */
-  fetchPlain<R = Row>(sql: string, opts?: QueryOptions): Promise<Rows<R>>;
-  /** transport.request, observed when the request's query id belongs to an observed call (see observe/). */
-  request(req: TransportRequest): Promise<TransportResponse>;
 }
 
 /**

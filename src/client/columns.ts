@@ -12,7 +12,7 @@ import { createNativeDecoder } from '../native/row-decoder.js';
 import type { ColumnValueOptions } from '../native/column-plan.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { TransportResponse } from '../transport/types.js';
-import type { ClientCore, ExecOptions } from './client.js';
+import type { ClientCore, ExecOptions } from './core.js';
 import { hasBinaryTypeHeaders, nativeReadSettings } from './capabilities.js';
 import { ChwireAbortError, ChwireDecodeError } from '../errors.js';
 import { appendedServerError, trailingServerError } from '../transport/server-error.js';

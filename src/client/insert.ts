@@ -19,7 +19,7 @@ import { isJsonRowFormat, jsonRowBytes } from './insert-json.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
 import { NATIVE_TYPES_CONVERSION } from './capabilities.js';
-import type { ClientCore } from './client.js';
+import type { ClientCore } from './core.js';
 import type { QuerySummary } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
 import { checkInsertOptions, insertSettings } from './insert-options.js';

@@ -6,7 +6,7 @@
 // Invariant: a schema is reported `fresh` only when its read was sent after the asking call began,
 // i.e. it reflects every DDL that completed before that call.
 import { ChwireConfigError, ChwireServerError } from '../errors.js';
-import type { ClientCore } from './client.js';
+import type { ClientCore } from './core.js';
 import type { TableColumn } from './insert-types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
 import { concatBytes } from '../io/bytes.js';

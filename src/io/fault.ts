@@ -7,6 +7,7 @@
 
 export class DecodeFault extends Error {
   readonly offset: number;
+  override get name(): string { return 'DecodeFault'; }
   constructor(message: string, offset: number) {
     super(message);
     this.offset = offset;

@@ -7,7 +7,7 @@
 // back as itself) or, failing that, closed, and the session's next call is told it was lost.
 import { randomUUID } from 'node:crypto';
 import { ChwireConnectionError } from '../errors.js';
-import { quoteIdentifier } from '../client/identifiers.js';
+import { quoteIdentifier } from '../types/quote.js';
 import { chdbError } from './chdb-errors.js';
 import { closeConnection, openConnection, returnConnection, takeIdle, type ChdbSession, type Engine } from './chdb-engine.js';
 import { within, type WaitLimits } from './chdb-wait.js';

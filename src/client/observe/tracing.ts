@@ -1,12 +1,13 @@
 // The `tracing` option: one OpenTelemetry span per call, named and attributed per the database
 // semantic conventions, and the W3C `traceparent` the server needs to join the trace.
-// Invariants: `@opentelemetry/api` (an optional peer dependency) is imported only for
-// `tracing: true` (to reach the global tracer provider), once per client, and a missing package is
-// a ChwireConfigError on the first call; with `{ tracer }` nothing is imported (the tracer's
-// startSpan takes the active context itself). The `.d.ts` needs no OpenTelemetry package: the
-// types below are the structural subset used. The query text is an attribute only with
-// `includeQueryText: true`; no attribute or event carries a credential, a parameter value or an
-// inserted value (only call metadata is written here).
+// Invariants: this module imports no OpenTelemetry package: the tracer is the app's, given as
+// `{ tracer }`, or (Node entry only, `tracing: true`) looked up by the loader the entry attaches
+// under GLOBAL_TRACER (observe/otel-global.ts, which imports `@opentelemetry/api` once per
+// client on the first call; a missing package is a ChwireConfigError then). So a bundle of
+// chwire/web holds no import of a package the app did not ask for. The `.d.ts` needs no
+// OpenTelemetry package: the types below are the structural subset used. The query text is an
+// attribute only with `includeQueryText: true`; no attribute or event carries a credential, a
+// parameter value or an inserted value (only call metadata is written here).
 import { ChwireConfigError, ChwireServerError, isChwireError } from '../../errors.js';
 
 type Attributes = Record<string, string | number | boolean>;
@@ -36,16 +37,30 @@ export interface TracingOptions {
 const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
 
+/**
+ * Where the Node entry attaches its loader of the global tracer (`trace.getTracer('chwire')`) to
+ * the tracing option, for `tracing: true` or `{ includeQueryText }` without a tracer. A symbol:
+ * not an option a user can spell, and invisible to the option check's Object.keys.
+ */
+export const GLOBAL_TRACER = Symbol('chwire.globalTracer');
+
+/** Loads the tracer of the global provider; rejects when `@opentelemetry/api` is missing. */
+export type GlobalTracerLoader = () => Promise<TracingTracer>;
+
+interface TracingInput extends TracingOptions {
+  [GLOBAL_TRACER]?: GlobalTracerLoader;
+}
+
 export class Tracing {
   private tracer: TracingTracer | undefined;
   private failure: unknown;
   private readonly loading: Promise<void> | undefined;
 
-  constructor(private readonly opts: TracingOptions) {
+  constructor(private readonly opts: TracingOptions, loadGlobal?: GlobalTracerLoader) {
     this.tracer = opts.tracer;
-    if (this.tracer === undefined) {
-      this.loading = (import('@opentelemetry/api') as Promise<{ trace?: { getTracer(name: string): TracingTracer }; default?: { trace: { getTracer(name: string): TracingTracer } } }>).then(
-        (m) => { this.tracer = (m.trace ?? m.default?.trace)!.getTracer('chwire'); },
+    if (this.tracer === undefined && loadGlobal !== undefined) {
+      this.loading = loadGlobal().then(
+        (t) => { this.tracer = t; },
         (e: unknown) => { this.failure = e; },
       );
     }
@@ -133,15 +148,20 @@ export function operationOf(kind: string, sql: string | undefined): string {
 
 export function resolveTracing(v: unknown): Tracing | undefined {
   if (v === undefined || v === false) return undefined;
-  if (v === true) return new Tracing({});
-  if (typeof v !== 'object' || v === null) throw new ChwireConfigError('option tracing must be true, false or { tracer?, includeQueryText? }');
-  for (const k of Object.keys(v)) {
+  if (typeof v !== 'object' && v !== true || v === null) throw new ChwireConfigError('option tracing must be true, false or { tracer?, includeQueryText? }');
+  if (v === true) v = {};
+  for (const k of Object.keys(v as object)) {
     if (k !== 'tracer' && k !== 'includeQueryText') throw new ChwireConfigError(`unknown tracing option ${JSON.stringify(k)}`);
   }
-  const o = v as TracingOptions;
+  const o = v as TracingInput;
   if (o.tracer !== undefined && (typeof o.tracer !== 'object' || o.tracer === null || typeof o.tracer.startSpan !== 'function')) {
     throw new ChwireConfigError('option tracing.tracer must be an OpenTelemetry Tracer (with startSpan)');
   }
   if (o.includeQueryText !== undefined && typeof o.includeQueryText !== 'boolean') throw new ChwireConfigError('option tracing.includeQueryText must be a boolean');
-  return new Tracing(o);
+  const loadGlobal = o[GLOBAL_TRACER];
+  if (o.tracer === undefined && loadGlobal === undefined) {
+    // chwire/web: no global lookup (it would be an import the app did not ask for).
+    throw new ChwireConfigError('option tracing needs a tracer here: pass tracing: { tracer: trace.getTracer(\'my-app\') } from your @opentelemetry/api (only the chwire entry on Node looks up the global provider for tracing: true)');
+  }
+  return new Tracing({ tracer: o.tracer, includeQueryText: o.includeQueryText }, loadGlobal);
 }
