@@ -17,7 +17,7 @@
 import { newQueryId } from './query-id.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
-import { NATIVE_TYPES_CONVERSION } from './capabilities.js';
+import { NATIVE_TYPES_CONVERSION, serverTextZone } from './capabilities.js';
 import type { ClientCore } from './client.js';
 import type { QuerySummary } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
@@ -124,7 +124,7 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   for (let retried = false; ; retried = true) {
     const attempt: Attempt = { sent: false, waitingForInput: false };
     try {
-      return await encodeAndSend(core, table, target, schema.columns, source, first, opts, auto, attempt);
+      return await encodeAndSend(core, table, target, schema.columns, source, first, opts, auto, attempt, serverTextZone(core.settingsFor(opts, auto), info));
     } catch (e) {
       if (e instanceof ChwireTimeoutError && attempt.waitingForInput) {
         throw new ChwireTimeoutError(`the insert's input stalled: it produced no data within the requestTimeout, so the request was ended (${e.message})`, { queryId: e.queryId, cause: e });
@@ -194,7 +194,7 @@ function unknownColumn(column: string, row: number, given: { value: unknown } | 
 
 async function encodeAndSend(
   core: ClientCore, table: string, target: string, schema: TableColumn[], source: Source, first: unknown,
-  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt,
+  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt, timezone: string | undefined,
 ): Promise<InsertResult> {
   let cols = schema;
   if (opts.columns !== undefined) {
@@ -221,8 +221,9 @@ async function encodeAndSend(
       }
     }
   }
-  // Encoders live only in the encoder's bounded cache (keyed by names, types and shape).
-  const encoder = compileNativeEncoder(cols, shape);
+  // Encoders live only in the encoder's bounded cache (keyed by names, types, shape and the zone
+  // zone-less date-time text is read in: decided once per insert).
+  const encoder = compileNativeEncoder(cols, shape, { timezone });
   const blockSize = opts.blockSize ?? core.insertBlockSize;
   let sliceStart = performance.now();
   const pause = (): Promise<void> | undefined => {

@@ -18,7 +18,7 @@ import { Connections, type Lease } from './chdb-connections.js';
 import { chdbError, isNotStreamable } from './chdb-errors.js';
 import { openStream } from './chdb-stream.js';
 import { within, type WaitLimits } from './chdb-wait.js';
-import { parseVersion, type QuerySummary, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, SERVER_INFO_SQL, type QuerySummary, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
 export interface ChdbTransportOptions {
   /** '' for in memory, else an absolute data directory. */
@@ -60,7 +60,7 @@ export class ChdbTransport implements Transport {
 
   server(signal?: AbortSignal): Promise<ServerInfo> {
     this.info ??= (async () => {
-      const r = await this.singleShot({ sql: 'SELECT version()', params: undefined, format: 'TabSeparated', sessionId: undefined, signal: undefined, queryId: undefined });
+      const r = await this.singleShot({ sql: SERVER_INFO_SQL, params: undefined, format: 'TabSeparated', sessionId: undefined, signal: undefined, queryId: undefined });
       return parseVersion(new TextDecoder().decode(r.bytes));
     })();
     this.info.catch(() => { this.info = undefined; });
