@@ -42,12 +42,19 @@ interface DayRule {
   readonly after: number;
   /** Wall seconds, on the clock before the change, at which it happens (Infinity when none). */
   readonly at: number;
+  /** The wall day the change belongs to: the earlier of the days of its two wall times. */
+  readonly day: number;
 }
 
 /**
  * Wall-clock seconds (the clock's fields counted as if UTC) → the instant, in seconds, as
  * ClickHouse reads zone-less text in `zone` (DateLUTImpl::makeDateTime): a time from the day's
- * offset change on is read with the offset after the change, an earlier one with the offset before.
+ * offset change on is read with the offset after the change, an earlier one with the offset before;
+ * the change belongs to the earlier of the days of its two wall times (the server's table of days
+ * is built day by day), so a time on a later day is read with the offset after it (America/St_Johns,
+ * 2008-11-02 00:00:30, repeated when 00:01 became 23:01 the day before, is the later instant); the
+ * change's time of day is floored to 15 minutes, as the server stores it. Near a change by an
+ * amount that is no multiple of 15 minutes (the end of a local mean time) the reader gives NaN.
  * So a time in a gap (clocks forward: 02:30 on a spring-forward day in America/New_York) is read
  * with the new offset (06:30Z, printed back as 01:30 EST), and a time in an overlap (clocks back:
  * 01:30 on the fall-back day) as the earlier of its two instants. Undefined for a zone this
@@ -77,12 +84,12 @@ export function wallClockReader(zone: string): ((wall: number) => number) | unde
   };
   // A wall day's instants lie within [day - 16 h, day + 1 day + 16 h] for any offset in use.
   const SPAN = 16 * 3600;
-  const ruleOf = (day: number): DayRule => {
-    const lo = day * 86400 - 86400 - SPAN;
-    const hi = day * 86400 + 2 * 86400 + SPAN;
+  const ruleOf = (wallDay: number): DayRule => {
+    const lo = wallDay * 86400 - 86400 - SPAN;
+    const hi = wallDay * 86400 + 2 * 86400 + SPAN;
     const before = offsetAt(lo);
     const after = offsetAt(hi);
-    if (before === after) return { before, after, at: Infinity };
+    if (before === after) return { before, after, at: Infinity, day: Infinity };
     // The first instant with the later offset (one change in the window: zones change at most
     // twice a year).
     let a = lo;
@@ -92,7 +99,12 @@ export function wallClockReader(zone: string): ((wall: number) => number) | unde
       if (offsetAt(mid) === before) a = mid;
       else b = mid;
     }
-    return { before, after, at: b + before };
+    // The server keeps a change's time of day and amount in 15-minute units: a change at 00:01
+    // takes effect from 00:00 (America/St_Johns, 2008), and one by an amount that is no multiple
+    // of 15 minutes (a local mean time ending) cannot be read there as the zone's rules say.
+    if ((after - before) % 900 !== 0) return { before: NaN, after: NaN, at: Infinity, day: Infinity };
+    const day = Math.floor((b + Math.min(before, after)) / 86400);
+    return { before, after, at: day * 86400 + Math.floor((b + before - day * 86400) / 900) * 900, day };
   };
   const rules = new Map<number, DayRule>();
   return (wall) => {
@@ -104,6 +116,6 @@ export function wallClockReader(zone: string): ((wall: number) => number) | unde
       r = ruleOf(day);
       rules.set(day, r);
     }
-    return wall < r.at ? wall - r.before : wall - r.after;
+    return wall < r.at && day <= r.day ? wall - r.before : wall - r.after;
   };
 }
