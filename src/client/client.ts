@@ -277,7 +277,7 @@ class ChwireClient implements Client, ClientCore {
         throw e;
       }
     };
-    return new RowStreamImpl<R>(open, queryId);
+    return new RowStreamImpl<R>(open, queryId, opts.signal);
   }
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
@@ -337,7 +337,7 @@ class ChwireClient implements Client, ClientCore {
         call?.end(e, undefined);
         throw e;
       }
-    }, queryId);
+    }, queryId, opts.signal);
     s.exceptionsApart = mode === 'wait';
     return s;
   }
