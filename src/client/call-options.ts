@@ -6,6 +6,7 @@
 // missing from a list or not in the type is a compile error), so an option added to a type is
 // one edit here and can never be refused at run time. The check is one Set lookup per given key.
 import { ChwireConfigError } from '../errors.js';
+import { checkSettingName } from './setting-name.js';
 import type { Client } from './client.js';
 
 /** Every key of T, each listed once: a missing or an extra key fails to compile. */
@@ -90,6 +91,13 @@ export function checkCallOptions(call: CheckedCall, opts: unknown): void {
   const known = KNOWN[call];
   for (const k of Object.keys(opts)) {
     if (!known.has(k)) throw new ChwireConfigError(`unknown option ${JSON.stringify(k)} of ${call}${hint(k, call)}`);
+  }
+  // Setting names reach a SETTINGS clause (chdb://) or URL parameters: identifiers only, checked
+  // before anything (a DESCRIBE, a probe) is sent.
+  const settings = (opts as { settings?: unknown }).settings;
+  if (settings !== undefined) {
+    if (typeof settings !== 'object' || settings === null) throw new ChwireConfigError(`option settings of ${call} must be an object of setting names and values`);
+    for (const k of Object.keys(settings)) checkSettingName(k);
   }
 }
 

@@ -83,6 +83,9 @@ export class ChdbTransport implements Transport {
     if (req.httpHeaders !== undefined) throw new ChwireConfigError('option httpHeaders is for HTTP servers; the embedded engine (chdb://) cannot honour it', { queryId: req.queryId });
     // The engine takes no per-query settings outside the SQL text: they become a SETTINGS clause.
     const settings = Object.entries(req.settings ?? {});
+    // Names are spliced into the clause: anything but an identifier is refused (the client checks
+    // first; this guards a transport used on its own).
+    for (const [k] of settings) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ChwireConfigError(`setting name ${JSON.stringify(k)} is not an identifier (letters, digits and _, not starting with a digit)`, { queryId: req.queryId });
     const settingsClause = settings.length > 0 ? `SETTINGS ${settings.map(([k, v]) => `${k}=${quote(v)}`).join(', ')}` : '';
     const base = req.sql.replace(/[\s;]+$/, '');
     const sql = settingsClause === '' ? base : `${base}\n${settingsClause}`;
