@@ -98,7 +98,7 @@ test('role: one role URL parameter per role; a call\'s role replaces the client\
   await c.insert('role_t', [Buffer.from('{"x":1}\n')], { format: 'JSONEachRow', role: 'writer' });
   assert.deepEqual(plain.requests.filter((r) => r.sql.includes('role_t')).at(-1)!.params.getAll('role'), ['writer']);
   // The version probe carries no role (it must work before the version is known).
-  assert.deepEqual(plain.requests.find((r) => r.sql === 'SELECT version()')!.params.getAll('role'), []);
+  assert.deepEqual(plain.requests.find((r) => r.sql === 'SELECT version(), timezone()')!.params.getAll('role'), []);
   await assert.rejects(c.fetch('SELECT 1', { role: [''] }), ChwireConfigError);
   await assert.rejects(c.fetch('SELECT 1', { role: 5 as never }), ChwireConfigError);
   await c.close();

@@ -62,3 +62,13 @@ export function hasBinaryTypeHeaders(settings: Readonly<Record<string, string>>)
   const v = settings[NATIVE_BINARY_TYPES];
   return v === '1' || v === 'true';
 }
+
+/**
+ * The zone the server reads zone-less date-time text in for a column without its own zone: the
+ * call's `session_timezone` setting (23.6+) where given, else the server's `timezone()` (learnt
+ * with the version, once per host); undefined when neither is known (then UTC).
+ */
+export function serverTextZone(settings: Readonly<Record<string, string>>, info: ServerInfo): string | undefined {
+  const s = settings['session_timezone'];
+  return s !== undefined && s !== '' ? s : info.timezone;
+}

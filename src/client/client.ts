@@ -30,6 +30,7 @@ import { fetchColumnsImpl, type ColumnsOptions, type ColumnsResult } from './col
 import { openColumns } from './columns.js';
 import { ColumnStreamImpl, type ColumnStream } from './column-stream.js';
 import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
+import { checkCallOptions } from './call-options.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ClientCore, QueryOptions, ExecOptions, Rows } from './core.js';
 
@@ -211,6 +212,7 @@ class ChwireClient implements Client, ClientCore {
   }
 
   stream<R = Row>(sql: string, opts: QueryOptions = {}): RowStream<R> {
+    checkCallOptions('stream', opts);
     return this.streamWith(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'stream');
   }
 
@@ -228,10 +230,11 @@ class ChwireClient implements Client, ClientCore {
         throw e;
       }
     };
-    return new RowStreamImpl<R>(open, queryId);
+    return new RowStreamImpl<R>(open, queryId, opts.signal);
   }
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
+    try { checkCallOptions('fetch', opts); } catch (e) { return Promise.reject(e); }
     return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true));
   }
 
@@ -257,17 +260,20 @@ class ChwireClient implements Client, ClientCore {
   }
 
   async fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
+    checkCallOptions('fetchOne', opts);
     const rows = await this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true));
     return rows[0];
   }
 
   async fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
+    checkCallOptions('fetchValue', opts);
     const o: QueryOptions = { ...opts, rows: 'array' };
     const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true));
     return rows[0]?.[0] as V | undefined;
   }
 
   streamRaw(sql: string, opts: RawOptions): RawStream {
+    checkCallOptions('streamRaw', opts);
     if (typeof opts?.format !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.format)) {
       throw new ChwireConfigError(`streamRaw needs an output format name, e.g. { format: 'CSVWithNames' }, got ${JSON.stringify(opts?.format)}`);
     }
@@ -284,13 +290,14 @@ class ChwireClient implements Client, ClientCore {
         call?.end(e, undefined);
         throw e;
       }
-    }, queryId);
+    }, queryId, opts.signal);
     s.exceptionsApart = mode === 'wait';
     s.format = opts.format;
     return s;
   }
 
   async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    checkCallOptions('execute', opts);
     if (opts.idempotent !== undefined && typeof opts.idempotent !== 'boolean') throw new ChwireConfigError(`option idempotent must be a boolean, got ${typeof opts.idempotent}`);
     const queryId = opts.queryId ?? newQueryId();
     // DDL may change any table's columns: the insert schemas cached so far are dropped.
@@ -318,6 +325,7 @@ class ChwireClient implements Client, ClientCore {
   }
 
   insert(table: string, rows: InsertInput | InsertBytes, opts: InsertOptions = {}): Promise<InsertResult> {
+    try { checkCallOptions('insert', opts); } catch (e) { return Promise.reject(e); }
     return this.observed('insert', `INSERT INTO ${table}`, opts.queryId ?? newQueryId(), opts, table,
       async (queryId) => {
         const r = await insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId });
@@ -328,6 +336,7 @@ class ChwireClient implements Client, ClientCore {
   }
 
   fetchColumns(sql: string, opts: ColumnsOptions = {}): Promise<ColumnsResult> {
+    try { checkCallOptions('fetchColumns', opts); } catch (e) { return Promise.reject(e); }
     const clause = formatClauseError(sql, undefined);
     if (clause !== undefined) return Promise.reject(clause);
     return this.observed('fetchColumns', sql, opts.queryId ?? newQueryId(), opts, undefined,
@@ -336,6 +345,7 @@ class ChwireClient implements Client, ClientCore {
   }
 
   streamColumns(sql: string, opts: ColumnsOptions = {}): ColumnStream {
+    checkCallOptions('streamColumns', opts);
     const all = { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) } as ColumnsOptions;
     const queryId = opts.queryId ?? newQueryId();
     return new ColumnStreamImpl(async () => {
@@ -364,6 +374,7 @@ class ChwireClient implements Client, ClientCore {
   }
 
   async ping(opts: { signal?: AbortSignal } = {}): Promise<void> {
+    checkCallOptions('ping', opts);
     const call = await this.begin('ping', undefined, newQueryId(), {});
     try {
       await this.transport.ping(opts.signal);

@@ -33,7 +33,7 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
   private header: ColumnInfo[] | undefined;
 
   constructor(open: () => Promise<OpenedColumns>, queryId: string, private readonly opts: ColumnsOptions) {
-    super(open, queryId);
+    super(open, queryId, opts.signal);
   }
 
   get columns(): readonly ColumnInfo[] | undefined { return this.header; }
@@ -79,7 +79,7 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
           for (const batch of await decode(bytes)) {
             this.rowCount += batch.rowCount;
             yield batch;
-            if (this.cancelled) return;
+            if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
             if (turns.due()) await turns.turn();
           }
         }
@@ -92,7 +92,7 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
         for (const batch of await decode(bytes)) {
           this.rowCount += batch.rowCount;
           yield batch;
-          if (this.cancelled) return;
+          if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
           if (turns.due()) await turns.turn();
         }
       }
@@ -110,6 +110,7 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
     } finally {
       q.response.cancel();
       q.release();
+      this.detach();
       q.done?.(failed, this.rowCount);
     }
   }

@@ -14,6 +14,8 @@ import type { ProxyConfig } from '../transport/proxy-url.js';
 import type { AccessToken } from '../transport/request-headers.js';
 import { checkHttpOnly, resolveSurface, type CompressionOption, type HttpAgentLike } from './http-options.js';
 import { resolveObserver, type Observer } from './observe/call.js';
+import { clientOptionHint } from './call-options.js';
+import { checkSettingName } from './setting-name.js';
 import type { Logger, LogLevel } from './observe/logger.js';
 import type { TracingOptions } from './observe/tracing.js';
 
@@ -171,7 +173,7 @@ function nonNegative(name: string, v: number | undefined, dflt: number): number 
 
 export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory): ResolvedConfig {
   for (const k of Object.keys(o)) {
-    if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}`);
+    if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}${clientOptionHint(k)}`);
   }
   const raw = o.url ?? 'http://localhost:8123';
   const list = (typeof raw === 'string' ? raw.split(',') : [...raw]).map((s) => s.trim()).filter((s) => s.length > 0);
@@ -179,6 +181,8 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
   const requestTimeout = nonNegative('requestTimeout', o.requestTimeout, 300_000);
   const insertBlockSize = nonNegativeInteger('insertBlockSize', o.insertBlockSize, 65_536);
   const settings = o.settings ?? {};
+  if (typeof settings !== 'object' || settings === null) throw new ChwireConfigError('option settings must be an object of setting names and values');
+  for (const k of Object.keys(settings)) checkSettingName(k);
   const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
   // Replica and retry options: validated for every URL, used by HTTP only.
   if (o.loadBalancing !== undefined && !LOAD_BALANCING.includes(o.loadBalancing)) {
@@ -247,7 +251,9 @@ function compressionOf(c: ClientOptions['compression']): { compression: Codec | 
   return { compression: resolveCodec('compression.response', c.response) ?? false, requestCompression: resolveCodec('compression.request', c.request) };
 }
 
+/** A setting's value in the server's text form; its name is checked first (checkSettingName). */
 export function renderSetting(name: string, v: SettingValue): string {
+  checkSettingName(name);
   if (typeof v === 'boolean') return v ? '1' : '0';
   if (typeof v === 'number' && !Number.isFinite(v)) throw new ChwireConfigError(`setting ${name} must be finite, got ${v}`);
   return String(v);

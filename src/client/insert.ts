@@ -18,7 +18,7 @@ import { newQueryId } from './query-id.js';
 import { isJsonRowFormat, jsonRowBytes } from './insert-json.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
-import { NATIVE_TYPES_CONVERSION } from './capabilities.js';
+import { NATIVE_TYPES_CONVERSION, serverTextZone } from './capabilities.js';
 import type { ClientCore } from './core.js';
 import type { QuerySummary } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
@@ -126,7 +126,7 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   for (let retried = false; ; retried = true) {
     const attempt: Attempt = { sent: false, waitingForInput: false };
     try {
-      return await encodeAndSend(core, table, target, schema.columns, source, first, opts, auto, attempt);
+      return await encodeAndSend(core, table, target, schema.columns, source, first, opts, auto, attempt, serverTextZone(core.settingsFor(opts, auto), info));
     } catch (e) {
       if (e instanceof ChwireTimeoutError && attempt.waitingForInput) {
         throw new ChwireTimeoutError(`the insert's input stalled: it produced no data within the requestTimeout, so the request was ended (${e.message})`, { queryId: e.queryId, cause: e });
@@ -196,12 +196,12 @@ function unknownColumn(column: string, row: number, given: { value: unknown } | 
 
 async function encodeAndSend(
   core: ClientCore, table: string, target: string, schema: TableColumn[], source: Source, first: unknown,
-  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt,
+  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt, timezone: string | undefined,
 ): Promise<InsertResult> {
   // Object rows: columns with a default that the first row leaves out are left to the server (insert-columns.ts).
   const choice = opts.columns === undefined && typeof first === 'object' && first !== null && !Array.isArray(first) ? chooseInsertColumns(schema, first) : undefined;
   try {
-    return await encodeAndSendColumns(core, table, target, choice?.columns ?? schema, choice === undefined ? source : guardNullableDefaults(source, choice.guarded), first, opts, auto, attempt);
+    return await encodeAndSendColumns(core, table, target, choice?.columns ?? schema, choice === undefined ? source : guardNullableDefaults(source, choice.guarded), first, opts, auto, attempt, timezone);
   } catch (e) {
     throw explainLeftOut(e, choice);
   }
@@ -209,7 +209,7 @@ async function encodeAndSend(
 
 async function encodeAndSendColumns(
   core: ClientCore, table: string, target: string, schema: TableColumn[], source: Source, first: unknown,
-  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt,
+  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt, timezone: string | undefined,
 ): Promise<InsertResult> {
   let cols = schema;
   if (opts.columns !== undefined) {
@@ -236,8 +236,9 @@ async function encodeAndSendColumns(
       }
     }
   }
-  // Encoders live only in the encoder's bounded cache (keyed by names, types and shape).
-  const encoder = compileNativeEncoder(cols, shape);
+  // Encoders live only in the encoder's bounded cache (keyed by names, types, shape and the zone
+  // zone-less date-time text is read in: decided once per insert).
+  const encoder = compileNativeEncoder(cols, shape, { timezone });
   const blockSize = opts.blockSize ?? core.insertBlockSize;
   let sliceStart = performance.now();
   const pause = (): Promise<void> | undefined => {

@@ -126,7 +126,7 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
       // No byte of an exception an older server appends after the data is handed over (tail-hold.ts).
       for await (const out of heldBody(q.response, this.queryId, this.exceptionsApart, AMBIGUOUS_HINT)) {
         yield out;
-        if (this.cancelled) return;
+        if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
         if (turns.due()) await turns.turn();
       }
     } catch (e) {
@@ -137,6 +137,7 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
     } finally {
       q.response.cancel();
       q.release();
+      this.detach();
       q.done?.(failed, undefined);
     }
   }

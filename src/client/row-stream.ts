@@ -70,6 +70,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
     for await (const part of this.run(rowsOf, countBuilt)) {
       if (part.rows !== undefined) {
         yield part.rows;
+        if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
         if (turns.due()) await turns.turn();
         continue;
       }
@@ -79,6 +80,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
           const rows = new Array<R>(n);
           for (let j = 0; j < n; j++) rows[j] = s.row(i + j);
           yield rows;
+          if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
           if (turns.due()) await turns.turn();
         }
       }
@@ -94,7 +96,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
     const turns = new LoopTurns(1);
     for await (const sources of this.run(sourcesOf, countSources)) {
       for (let k = 0; k < sources.length; k++) {
-        if (this.cancelled) return;
+        if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
         const s = sources[k]!;
         (sources as (RowSource<R> | undefined)[])[k] = undefined; // a spent block is let go
         for (let i = 0; i < s.length; i += BATCH_ROWS) {
@@ -102,7 +104,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
           const rows = new Array<R>(n);
           for (let j = 0; j < n; j++) rows[j] = s.row(i + j);
           yield rows;
-          if (this.cancelled) return;
+          if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
           if (turns.due()) await turns.turn();
         }
       }
@@ -182,10 +184,12 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
       }
     };
     const next = (): Promise<IteratorResult<R>> => {
-      if (this.cancelled && !ended) {
+      if (this.halted && !ended) {
         ended = true;
         drop();
         void source.return?.(undefined);
+        const e = this.stopError();
+        if (e !== undefined) return Promise.reject(e);
       }
       if (refilling !== undefined) return refilling.then(next, next);
       if (cur !== undefined) {
@@ -249,6 +253,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
         for (const bytes of hold.push(chunk)) {
           let part = decodeBytes(bytes);
           if (part !== undefined) { yield part; part = undefined; } // not kept alive while the next chunk is decoded
+          if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
         }
         if (turns.due()) await turns.turn();
       }
@@ -271,7 +276,8 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
     } finally {
       q.response.cancel();
       q.release();
-      q.done?.(failed, this.rowCount);
+      this.detach();
+      q.done?.(failed ?? this.stopError(), this.rowCount);
     }
   }
 

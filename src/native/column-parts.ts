@@ -247,31 +247,6 @@ export function rawStringsCollector(fixed: number): Collector {
 /** LowCardinality(T): each block's dictionary and keys; joined, dictionaries are appended and keys offset. */
 export function lowCardinalityCollector(dict: ColumnReader, nullable: boolean): Collector {
   const parts = new Parts<{ dictionary: Values; keys: ArrayLike<number | bigint> }>();
-  const shape = (dictionary: unknown[], keys: Uint8Array | Uint16Array | Uint32Array, nulls: Uint8Array | undefined): LowCardinalityColumn =>
-    ({ kind: 'lowCardinality', dictionary, keys, nulls });
-  const nullMask = (list: readonly { keys: ArrayLike<number | bigint> }[], total: number): Uint8Array | undefined => {
-    if (!nullable) return undefined;
-    const nulls = new Uint8Array(total);
-    let row = 0;
-    for (const p of list) {
-      for (let i = 0; i < p.keys.length; i++) nulls[row + i] = Number(p.keys[i]!) === 0 ? 1 : 0;
-      row += p.keys.length;
-    }
-    return nulls;
-  };
-  const join = (list: readonly { dictionary: Values; keys: ArrayLike<number | bigint> }[], total: number): LowCardinalityColumn => {
-    const dictionary: unknown[] = [];
-    const one = list.length === 1 && !(list[0]!.keys instanceof BigUint64Array);
-    const keys = one ? list[0]!.keys as Uint8Array | Uint16Array | Uint32Array : new Uint32Array(total);
-    let row = 0;
-    for (const p of list) {
-      const base = dictionary.length;
-      for (let i = 0; i < p.dictionary.length; i++) dictionary.push(p.dictionary[i]);
-      if (!one) for (let i = 0; i < p.keys.length; i++) keys[row + i] = base + Number(p.keys[i]!);
-      row += p.keys.length;
-    }
-    return shape(dictionary, keys, nullMask(list, total));
-  };
   return {
     read(c, rows) {
       lowCardinalityPrefix(c, dict);
@@ -280,10 +255,83 @@ export function lowCardinalityCollector(dict: ColumnReader, nullable: boolean): 
     },
     takeBlock() {
       const p = parts.take();
-      return join([p], p.keys.length);
+      return compactLowCardinality([p], p.keys.length, nullable);
     },
-    finish(total) { return join(parts.list, total); },
+    finish(total) { return compactLowCardinality(parts.list, total, nullable); },
   };
+}
+
+/** The NULL entry's identity in the merged dictionary (no value can be this). */
+const NULL_ENTRY = Symbol('null');
+/** -0's identity (a Map would take it for 0). */
+const NEG_ZERO = Symbol('-0');
+
+/**
+ * The blocks' LowCardinality parts as one column whose dictionary holds each distinct value once,
+ * only values some row uses, in the order rows first use them, and `null` for NULL (the wire's
+ * per-block dictionaries repeat entries across blocks and carry unused default and NULL slots).
+ * Keys are remapped into it: a lookup per distinct block entry (a Map keyed by the value; Dates by
+ * their time, byte strings by their bytes) and one typed-array step per row.
+ */
+function compactLowCardinality(list: readonly { dictionary: Values; keys: ArrayLike<number | bigint> }[], total: number, nullable: boolean): LowCardinalityColumn {
+  let bound = nullable ? 1 : 0;
+  for (const p of list) bound += p.dictionary.length;
+  const keys = bound <= 0x100 ? new Uint8Array(total) : bound <= 0x10000 ? new Uint16Array(total) : new Uint32Array(total);
+  const nulls = nullable ? new Uint8Array(total) : undefined;
+  const dictionary: unknown[] = [];
+  const byValue = new Map<unknown, number>();
+  const byTime = new Map<number, number>();
+  const byBytes = new Map<string, number>();
+  const slot = (v: unknown): number => {
+    let m: number | undefined;
+    let map: Map<unknown, number>;
+    let id: unknown;
+    if (v instanceof Date) { map = byTime as Map<unknown, number>; id = v.getTime(); }
+    else if (v instanceof Uint8Array) { map = byBytes as Map<unknown, number>; id = latin1(v); }
+    else { map = byValue; id = Object.is(v, -0) ? NEG_ZERO : v; }
+    m = map.get(id);
+    if (m === undefined) {
+      m = dictionary.length;
+      dictionary.push(v === NULL_ENTRY ? null : v);
+      map.set(id, m);
+    }
+    return m;
+  };
+  let row = 0;
+  for (const p of list) {
+    const d = p.dictionary;
+    const k = p.keys;
+    const n = k.length;
+    // Block entry → merged index, -1 until a row uses it.
+    const map = new Int32Array(d.length).fill(-1);
+    if (k instanceof BigUint64Array) {
+      for (let i = 0; i < n; i++) {
+        const key = Number(k[i]!);
+        let m = map[key]!;
+        if (m < 0) m = map[key] = slot(nullable && key === 0 ? NULL_ENTRY : d[key]);
+        keys[row + i] = m;
+        if (nulls !== undefined && key === 0) nulls[row + i] = 1;
+      }
+    } else {
+      const kk = k as ArrayLike<number>;
+      for (let i = 0; i < n; i++) {
+        const key = kk[i]!;
+        let m = map[key]!;
+        if (m < 0) m = map[key] = slot(nullable && key === 0 ? NULL_ENTRY : d[key]);
+        keys[row + i] = m;
+        if (nulls !== undefined && key === 0) nulls[row + i] = 1;
+      }
+    }
+    row += n;
+  }
+  return { kind: 'lowCardinality', dictionary, keys, nulls };
+}
+
+/** Bytes as a string of the same length (one char per byte), a Map key for byte strings. */
+function latin1(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode.apply(null, b.subarray(i, i + 4096) as unknown as number[]);
+  return s;
 }
 
 /** Any other type: an array of the row decoders' JS values. */

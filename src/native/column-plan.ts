@@ -121,8 +121,10 @@ export class ColumnarPlan {
     const ctx: ReaderContext = { o, views, special: specialReader, binaryTypes: this.native.binaryTypes };
     if (t.kind === 'Nullable') {
       const inner = t.inner;
+      // `wire: false`: every Nullable column is an array of values with null, numbers included
+      // (a plain number column is a typed array either way: its values are numbers).
       const CN = this.typedFor(inner, name);
-      if (CN !== undefined) return nullableCollector(typedCollector(CN, views), views);
+      if (CN !== undefined && (this.wire || NUMERIC[inner.kind] === undefined)) return nullableCollector(typedCollector(CN, views), views);
       if (raw && (inner.kind === 'String' || inner.kind === 'FixedString')) {
         return nullableCollector(rawStringsCollector(inner.kind === 'FixedString' ? inner.length : 0), views);
       }

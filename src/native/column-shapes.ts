@@ -25,9 +25,11 @@ export interface NullableStringsColumn { readonly kind: 'nullable'; readonly val
 export interface EnumColumn { readonly kind: 'enum'; readonly codes: Int8Array | Int16Array; readonly labels: ReadonlyMap<number, string> }
 
 /**
- * LowCardinality(T): row i is `dictionary[keys[i]]`. For LowCardinality(Nullable(T)) `nulls[i]`
- * is 1 for NULL rows (their key points at a placeholder entry). Multi-block results concatenate
- * the blocks' dictionaries (an entry may repeat) and offset the keys.
+ * LowCardinality(T): row i is `dictionary[keys[i]]`. The dictionary holds each distinct value once,
+ * only values some row uses, in the order rows first use them: one dictionary for a whole
+ * fetchColumns result (the blocks' dictionaries merged), one per batch in a stream. For
+ * LowCardinality(Nullable(T)) NULL rows point at a `null` entry and `nulls[i]` is 1 for them.
+ * `keys` is the narrowest of Uint8Array / Uint16Array / Uint32Array for the blocks' dictionaries.
  */
 export interface LowCardinalityColumn {
   readonly kind: 'lowCardinality';

@@ -21,7 +21,7 @@ import { nullableWriter, arrayWriter, tupleWriter, mapWriter, lowCardinalityWrit
 
 import {
   EncodeFail, fail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, toBFloat16, makeDecimal, makeDays,
-  toDateTime, makeDateTime64, toTime, makeTime64, writeUuid, toIpv4, writeIpv6,
+  makeDateTime, makeDateTime64, textZones, type TextZone, toTime, makeTime64, writeUuid, toIpv4, writeIpv6,
 } from './encode-values.js';
 
 export { failedAt, type ColumnWriter } from './writer-core.js';
@@ -335,8 +335,15 @@ const POINT: TypeNode = { kind: 'Tuple', elements: [{ kind: 'Float64' }, { kind:
 const RING: TypeNode = { kind: 'Array', element: POINT };
 const POLYGON: TypeNode = { kind: 'Array', element: RING };
 
-/** Build the writer for a type; `text` is the whole column type (for error messages). */
-export function columnWriter(t: TypeNode, text: string): ColumnWriter {
+const UTC_ZONES = textZones(undefined);
+
+/**
+ * Build the writer for a type; `text` is the whole column type (for error messages); `zones` gives
+ * the zone zone-less date-time text is read in for a DateTime type's own zone (textZones: the
+ * column's, else the server's; UTC by default).
+ */
+export function columnWriter(t: TypeNode, text: string, zones: (columnZone: string | undefined) => TextZone = UTC_ZONES): ColumnWriter {
+  const sub = (u: TypeNode): ColumnWriter => columnWriter(u, text, zones);
   switch (t.kind) {
     case 'UInt8': return typedWriter(Uint8Array, makeSmallInt(intRange(8, false)), 0);
     case 'UInt16': return typedWriter(Uint16Array, makeSmallInt(intRange(16, false)), 0);
@@ -362,9 +369,9 @@ export function columnWriter(t: TypeNode, text: string): ColumnWriter {
       return wideWriter(w * 8, c, 0);
     }
     case 'Date': return typedWriter(Uint16Array, makeDays(0, 65535, 'Date'), 0);
-    case 'Date32': return typedWriter(Int32Array, makeDays(-25567, 120529, 'Date32'), 0);
-    case 'DateTime': return typedWriter(Uint32Array, toDateTime, 0);
-    case 'DateTime64': return typedWriter(BigInt64Array, makeDateTime64(t.precision), 0n);
+    case 'Date32': return typedWriter(Int32Array, makeDays(-25567, 120529, 'Date32', -2147483648, 2147483647), 0);
+    case 'DateTime': return typedWriter(Uint32Array, makeDateTime(zones(t.timezone)), 0);
+    case 'DateTime64': return typedWriter(BigInt64Array, makeDateTime64(t.precision, zones(t.timezone)), 0n);
     case 'Time': return typedWriter(Int32Array, toTime, 0);
     case 'Time64': return typedWriter(BigInt64Array, makeTime64(t.precision), 0n);
     case 'Enum8': { const c = enumCoercer(t); return typedWriter(Int8Array, c, t.entries[0]?.value ?? 0); }
@@ -374,27 +381,27 @@ export function columnWriter(t: TypeNode, text: string): ColumnWriter {
     case 'IPv6': return bytes16Writer(writeIpv6, '::');
     case 'String': return stringWriter;
     case 'FixedString': return fixedStringWriter(t.length);
-    case 'Nullable': return nullableWriter(columnWriter(t.inner, text));
+    case 'Nullable': return nullableWriter(sub(t.inner));
     case 'LowCardinality': {
       const inner = t.inner.kind === 'Nullable' ? t.inner.inner : t.inner;
-      return lowCardinalityWriter(columnWriter(inner, text), t.inner.kind === 'Nullable');
+      return lowCardinalityWriter(sub(inner), t.inner.kind === 'Nullable');
     }
-    case 'Array': return arrayWriter(columnWriter(t.element, text));
-    case 'Tuple': return tupleWriter(t.elements.map((e) => columnWriter(e, text)), t.names);
-    case 'Nested': return arrayWriter(tupleWriter(t.elements.map((e) => columnWriter(e, text)), t.names));
-    case 'Map': return mapWriter(columnWriter(t.key, text), columnWriter(t.value, text));
+    case 'Array': return arrayWriter(sub(t.element));
+    case 'Tuple': return tupleWriter(t.elements.map((e) => sub(e)), t.names);
+    case 'Nested': return arrayWriter(tupleWriter(t.elements.map((e) => sub(e)), t.names));
+    case 'Map': return mapWriter(sub(t.key), sub(t.value));
     case 'Variant': {
       // Discriminators number the members sorted by type name, whatever order the type text lists them in.
       const members = t.members.map((m) => ({ name: printType(m), m })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return variantWriter(members.map((x) => columnWriter(x.m, text)), members.map((x) => x.m.kind));
+      return variantWriter(members.map((x) => sub(x.m)), members.map((x) => x.m.kind));
     }
     case 'JSON': return jsonWriter;
     case 'Nothing': return nothingWriter;
-    case 'SimpleAggregateFunction': return columnWriter(t.inner, text);
-    case 'Point': return columnWriter(POINT, text);
-    case 'Ring': case 'LineString': return columnWriter(RING, text);
-    case 'MultiLineString': case 'Polygon': return columnWriter(POLYGON, text);
-    case 'MultiPolygon': return columnWriter({ kind: 'Array', element: POLYGON }, text);
+    case 'SimpleAggregateFunction': return sub(t.inner);
+    case 'Point': return sub(POINT);
+    case 'Ring': case 'LineString': return sub(RING);
+    case 'MultiLineString': case 'Polygon': return sub(POLYGON);
+    case 'MultiPolygon': return sub({ kind: 'Array', element: POLYGON });
     case 'Dynamic': return dynamicWriter();
     case 'Geometry': case 'AggregateFunction': case 'QBit':
       throw new ChwireTypeError(`the Native encoder cannot write ${t.kind} columns (insert them through a String column or JSONEachRow)`, text, -1);

@@ -4,7 +4,7 @@
 //
 // Invariant: a coercer either returns a value that is in range for its column type or throws an
 // EncodeFail; it never clamps, wraps or rounds silently (except the documented truncation of
-// sub-unit time: Date/ms → DateTime seconds floor, Float64 → Float32 and → BFloat16 rounding of
+// sub-unit time: a Date's milliseconds → DateTime seconds floor, Float64 → Float32 and → BFloat16 rounding of
 // numbers, and numeric text read as the nearest double). A bigint into Float32/Float64 is taken
 // only when exact.
 //
@@ -14,13 +14,19 @@
 //              'nan' / 'inf' / '-inf'
 //   Decimal    string (exact; no more than S fractional digits unless they are zeros), number
 //              (through its shortest text), bigint (an integer value)
-//   Date/Date32/DateTime/DateTime64   Date, number = milliseconds since the epoch (as the decoder's
-//              'number' option gives), ISO-8601 string ('YYYY-MM-DD', 'YYYY-MM-DD[T ]hh:mm:ss[.f…]'
-//              with optional 'Z' or ±hh:mm; no zone = UTC); DateTime64 also bigint = raw ticks
+//   Date/Date32/DateTime/DateTime64   Date; a number as the server reads the same number in
+//              JSONEachRow (26.7): Date/Date32 integer days, DateTime integer Unix seconds,
+//              DateTime64(P) integer ticks of 10^-P s (a fraction, or a value the server would
+//              clamp or wrap, is refused); ISO-8601 string ('YYYY-MM-DD', 'YYYY-MM-DD[T ]hh:mm:ss[.f…]'
+//              with optional 'Z' or ±hh:mm; no zone = the column's zone, else the server's, read as
+//              the server reads it: see convert/zone-text.ts wallClockReader); DateTime64 also
+//              bigint = raw ticks
 //   Time/Time64 number = seconds, '[-]h:mm:ss[.f…]' string; Time64 also bigint ticks
 //   Bool       true/false, 0/1          Enum   label string or its number
 //   UUID       canonical string or 16 bytes (RFC 4122 order)
 //   IPv4       dotted string or UInt32 number   IPv6   text (IPv4 text is mapped) or 16 bytes
+
+import { isUtcZone, wallClockReader } from '../convert/zone-text.js';
 
 /** A value that does not fit. `index` is the position in the array being encoded (-1 until known). */
 export class EncodeFail {
@@ -200,7 +206,60 @@ function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
-export interface ParsedInstant { seconds: number; /** 9 fractional digits */ nanos: number }
+export interface ParsedInstant {
+  /** Seconds since the epoch when `zoned`, else the wall clock's seconds counted as if UTC. */
+  seconds: number;
+  /** 9 fractional digits */
+  nanos: number;
+  /** The text named its zone ('Z' or ±hh:mm). */
+  zoned: boolean;
+}
+
+/**
+ * Wall-clock seconds → seconds since the epoch in the zone zone-less text is read in (NaN when it
+ * cannot be read there); `undefined` when that zone is unknown to this runtime (zone-less text is
+ * then refused, naming the zone).
+ */
+export interface TextZone {
+  readonly name: string;
+  readonly read: ((wall: number) => number) | undefined;
+  /** The zone is UTC: wall seconds are the instant. */
+  readonly utc: boolean;
+}
+
+export const UTC_TEXT_ZONE: TextZone = { name: 'UTC', read: (w) => w, utc: true };
+
+/** The zone zone-less text is read in, by name (Intl's rules, read as ClickHouse reads them). */
+export function textZone(name: string): TextZone {
+  if (isUtcZone(name)) return { name, read: (w) => w, utc: true };
+  return { name, read: wallClockReader(name), utc: false };
+}
+
+/**
+ * Per DateTime type's zone (undefined: a zone-less column), the zone its zone-less text is read
+ * in: the column's own, else `fallback` (the server's), else UTC. One TextZone per name per call.
+ */
+export function textZones(fallback: string | undefined): (columnZone: string | undefined) => TextZone {
+  const made = new Map<string, TextZone>();
+  return (columnZone) => {
+    const name = columnZone ?? fallback ?? 'UTC';
+    let z = made.get(name);
+    if (z === undefined) made.set(name, z = textZone(name));
+    return z;
+  };
+}
+
+/** Seconds since the epoch of parsed text: zoned as it is, zone-less through the zone. */
+function instantOf(p: ParsedInstant, zone: TextZone): number {
+  if (p.zoned) return p.seconds;
+  return zone.read === undefined ? NaN : zone.read(p.seconds);
+}
+
+function zoneNote(zone: TextZone): string {
+  return zone.read === undefined
+    ? `; zone-less text is read in ${zone.name}, which this runtime's Intl does not know: pass a Date or text with an offset`
+    : zone.utc ? '' : `; zone-less text is read in ${zone.name} (as the server reads it), years 1900-2299`;
+}
 
 /** Parse an ISO-8601 date or date-time; undefined when malformed or out of the calendar. */
 export function parseIso(text: string): ParsedInstant | undefined {
@@ -225,7 +284,7 @@ export function parseIso(text: string): ParsedInstant | undefined {
     offset = (z[0] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
   }
   const nanos = m[7] === undefined ? 0 : Number(m[7].padEnd(9, '0'));
-  return { seconds: daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s - offset, nanos };
+  return { seconds: daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s - offset, nanos, zoned: z !== undefined };
 }
 
 /** The n-digit decimal number at s[at, at + n), or -1 when a character is not a digit. */
@@ -283,19 +342,23 @@ export function fixedDateTime(s: string): number {
   return daysFromCivil(y, m, d) * 86400 + h * 3600 + mi * 60 + se;
 }
 
-/** Milliseconds since the epoch from a Date or a number, NaN when the input is neither (or invalid). */
+/** Milliseconds since the epoch of a Date (NaN when invalid or not a Date). */
 function millisOf(v: unknown): number {
-  if (v instanceof Date) return v.getTime();
-  if (typeof v === 'number') return v;
-  return NaN;
+  return v instanceof Date ? v.getTime() : NaN;
 }
 
-/** Date (UInt16 days, 1970..2149) or Date32 (Int32 days, 1900..2299). */
-export function makeDays(min: number, max: number, what: string): (v: unknown) => number {
-  const expected = `${what}: a Date, milliseconds or 'YYYY-MM-DD' from ${isoDay(min)} to ${isoDay(max)}`;
+/**
+ * Date (UInt16 days, 1970..2149) or Date32 (Int32 days, 1900..2299). A number is days since
+ * 1970-01-01, as the server reads a JSONEachRow number for these types: a fraction is refused
+ * there; a Date number beyond UInt16 wraps there (refused here); a Date32 number is stored as it
+ * is in all of Int32 (`numberMin`/`numberMax`), outside 1900..2299 too.
+ */
+export function makeDays(min: number, max: number, what: string, numberMin = min, numberMax = max): (v: unknown) => number {
+  const expected = `${what}: a Date or 'YYYY-MM-DD' from ${isoDay(min)} to ${isoDay(max)}, or integer days since 1970-01-01${numberMin === min && numberMax === max ? '' : ` from ${numberMin} to ${numberMax}`}`;
   return (v) => {
     let days: number;
-    if (typeof v === 'string') {
+    if (typeof v === 'number') return Number.isInteger(v) && v >= numberMin && v <= numberMax ? v + 0 : fail(expected, v);
+    else if (typeof v === 'string') {
       days = v.length === 10 ? simpleDays(v) : NaN;
       if (Number.isNaN(days)) {
         const p = parseIso(v);
@@ -304,7 +367,7 @@ export function makeDays(min: number, max: number, what: string): (v: unknown) =
     } else {
       days = Math.floor(millisOf(v) / 86400000);
     }
-    if (days >= min && days <= max) return days;
+    if (days >= min && days <= max) return days + 0;
     return fail(expected, v);
   };
 }
@@ -313,45 +376,63 @@ function isoDay(days: number): string {
   return new Date(days * 86400000).toISOString().slice(0, 10);
 }
 
-export function toDateTime(v: unknown): number {
-  let s: number;
-  if (typeof v === 'string') {
-    s = fixedDateTime(v);
-    if (s < 0) {
-      const p = parseIso(v);
-      s = p === undefined ? NaN : p.seconds;
+/**
+ * DateTime (UInt32 seconds). A number is integer Unix seconds, as the server reads a JSONEachRow
+ * number (it clamps one outside the range and refuses a fraction: both refused here). Zone-less
+ * text is read in `zone` (the column's, else the server's).
+ */
+export function makeDateTime(zone: TextZone): (v: unknown) => number {
+  const expected = `a DateTime: a Date, integer Unix seconds or ISO text, from 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z${zoneNote(zone)}`;
+  return (v) => {
+    let s: number;
+    if (typeof v === 'number') s = Number.isInteger(v) ? v : NaN;
+    else if (typeof v === 'string') {
+      s = fixedDateTime(v);
+      if (s >= 0 && !zone.utc) s = v.length === 20 ? s : zone.read === undefined ? NaN : zone.read(s);
+      else if (s < 0) {
+        const p = parseIso(v);
+        s = p === undefined ? NaN : instantOf(p, zone);
+      }
+    } else {
+      s = Math.floor(millisOf(v) / 1000);
     }
-  } else {
-    s = Math.floor(millisOf(v) / 1000);
-  }
-  if (s >= 0 && s <= 4294967295) return s;
-  return fail('a DateTime: a Date, milliseconds or ISO string from 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z', v);
+    if (s >= 0 && s <= 4294967295) return s + 0;
+    return fail(expected, v);
+  };
 }
+
+/** DateTime with zone-less text read as UTC (the codec's default when no zone is given). */
+export const toDateTime = makeDateTime(UTC_TEXT_ZONE);
 
 const POW10N: bigint[] = [];
 for (let i = 0n; i <= 18n; i++) POW10N.push(10n ** i);
 const INT64 = intRange(64, true);
 
-/** DateTime64(P) ticks (Int64). Sub-tick digits are truncated toward the past, as the engine's parser does. */
-export function makeDateTime64(precision: number): (v: unknown) => bigint {
-  const expected = `a DateTime64(${precision}): a Date, milliseconds, ISO string or bigint ticks`;
+/**
+ * DateTime64(P) ticks (Int64). A number is integer ticks of 10^-P s, as the server reads a
+ * JSONEachRow number for DateTime64(P) (not seconds: 1700000000 into DateTime64(3) is
+ * 1970-01-20); a fraction is refused (the server refuses it), and so is a number beyond 2^53
+ * (already rounded: pass a bigint). Sub-tick text digits are truncated toward the past, as the
+ * engine's parser does. Zone-less text is read in `zone`.
+ */
+export function makeDateTime64(precision: number, zone: TextZone = UTC_TEXT_ZONE): (v: unknown) => bigint {
+  const expected = `a DateTime64(${precision}): a Date, integer ticks (10^-${precision} s) as a number up to 2^53 or a bigint, or ISO text${zoneNote(zone)}`;
   const perSecond = POW10N[precision]!;
   return (v) => {
     let t: bigint;
     if (typeof v === 'bigint') t = v;
-    else if (typeof v === 'string') {
+    else if (typeof v === 'number') {
+      if (!Number.isSafeInteger(v)) return fail(expected, v);
+      t = BigInt(v);
+    } else if (typeof v === 'string') {
       const p = parseIso(v);
-      if (p === undefined) return fail(expected, v);
-      t = BigInt(p.seconds) * perSecond + BigInt(p.nanos) / POW10N[9 - precision]!;
+      const s = p === undefined ? NaN : instantOf(p, zone);
+      if (!Number.isFinite(s)) return fail(expected, v);
+      t = BigInt(s) * perSecond + BigInt(p!.nanos) / POW10N[9 - precision]!;
     } else {
       const ms = millisOf(v);
       if (!Number.isFinite(ms)) return fail(expected, v);
-      if (precision <= 3) t = BigInt(Math.floor(ms / 10 ** (3 - precision)));
-      else {
-        // ms may carry sub-millisecond digits (the decoder's 'number' form for P > 3).
-        const whole = Math.floor(ms);
-        t = BigInt(whole) * POW10N[precision - 3]! + BigInt(Math.round((ms - whole) * 10 ** (precision - 3)));
-      }
+      t = precision <= 3 ? BigInt(Math.floor(ms / 10 ** (3 - precision))) : BigInt(ms) * POW10N[precision - 3]!;
     }
     if (t >= INT64.min && t <= INT64.max) return t;
     return fail(expected, v);

@@ -17,7 +17,7 @@ import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import type { TypeNode } from '../types/ast.js';
 import { parseType } from '../types/parse.js';
 import { columnWriter, type ColumnWriter } from './column-writers.js';
-import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, toDateTime, fixedDateTime, makeDays, makeDateTime64 } from './encode-values.js';
+import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, makeDateTime, fixedDateTime, makeDays, makeDateTime64, textZones, type TextZone } from './encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
 import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
 import { lookupPrecompiled } from '../codegen/precompiled.js';
@@ -78,7 +78,7 @@ function int64(signed: boolean): Inline {
   };
 }
 
-function inlineFor(t: TypeNode): Inline | undefined {
+function inlineFor(t: TypeNode, zones: (columnZone: string | undefined) => TextZone): Inline | undefined {
   switch (t.kind) {
     case 'UInt8': return smallInt('Uint8Array', 8, false, '(v & 255) === v');
     case 'UInt16': return smallInt('Uint16Array', 16, false, '(v & 65535) === v');
@@ -105,20 +105,24 @@ function inlineFor(t: TypeNode): Inline | undefined {
       out: (k) => `a${k}`,
       slow: toBool,
     };
-    case 'DateTime': return {
-      ctor: 'Uint32Array',
-      alloc: (k) => `const a${k} = new Uint32Array(n);`,
-      // Date objects and 'YYYY-MM-DD hh:mm:ss' text (what JSON pipelines carry) inline; the rest,
-      // and every failure, through the general coercer.
-      store: (k) => `if (v instanceof Date ? (t = Math.floor(v.getTime() / 1000)) >= 0 : typeof v === 'string' && (t = H.fixedDateTime(v)) >= 0) {` +
-        ` if (t <= 4294967295) a${k}[j] = t; else a${k}[j] = S[${k}](v); } else a${k}[j] = S[${k}](v);`,
-      out: (k) => `a${k}`,
-      slow: toDateTime,
-    };
+    case 'DateTime': {
+      const zone = zones(t.timezone);
+      return {
+        ctor: 'Uint32Array',
+        alloc: (k) => `const a${k} = new Uint32Array(n);`,
+        // Integer Unix seconds, Date objects and (zone UTC) 'YYYY-MM-DD hh:mm:ss' text (what JSON
+        // pipelines carry) inline; the rest, and every failure, through the general coercer.
+        store: (k) => `if (typeof v === 'number' ? (v >>> 0) === v && (t = v, true) : v instanceof Date ? (t = Math.floor(v.getTime() / 1000)) >= 0 : ${zone.utc ? `typeof v === 'string' && (t = H.fixedDateTime(v)) >= 0` : 'false'}) {` +
+          ` if (t <= 4294967295) a${k}[j] = t; else a${k}[j] = S[${k}](v); } else a${k}[j] = S[${k}](v);`,
+        out: (k) => `a${k}`,
+        slow: makeDateTime(zone),
+      };
+    }
     case 'Date': return {
       ctor: 'Uint16Array',
       alloc: (k) => `const a${k} = new Uint16Array(n);`,
-      store: (k) => `if (v instanceof Date && (t = Math.floor(v.getTime() / 86400000)) >= 0 && t <= 65535) a${k}[j] = t; else a${k}[j] = S[${k}](v);`,
+      // A number is days (as the server reads a JSONEachRow number for Date).
+      store: (k) => `if (typeof v === 'number' ? (v & 65535) === v && (t = v, true) : v instanceof Date && (t = Math.floor(v.getTime() / 86400000)) >= 0 && t <= 65535) a${k}[j] = t; else a${k}[j] = S[${k}](v);`,
       out: (k) => `a${k}`,
       slow: makeDays(0, 65535, 'Date'),
     };
@@ -128,9 +132,10 @@ function inlineFor(t: TypeNode): Inline | undefined {
       return {
         ctor: 'BigInt64Array',
         alloc: (k) => `const a${k} = new BigInt64Array(n), u${k} = new Uint32Array(a${k}.buffer);`,
-        store: (k) => `if (v instanceof Date && Number.isSafeInteger(t = ${div === '1' ? 'v.getTime()' : `Math.floor(v.getTime() / ${div})`})) { u${k}[2 * j] = t >>> 0; u${k}[2 * j + 1] = Math.floor(t / 4294967296) >>> 0; } else a${k}[j] = S[${k}](v);`,
+        // A number is integer ticks (as the server reads a JSONEachRow number for DateTime64(P)).
+        store: (k) => `if (typeof v === 'number' ? Number.isSafeInteger(t = v) : v instanceof Date && Number.isSafeInteger(t = ${div === '1' ? 'v.getTime()' : `Math.floor(v.getTime() / ${div})`})) { u${k}[2 * j] = t >>> 0; u${k}[2 * j + 1] = Math.floor(t / 4294967296) >>> 0; } else a${k}[j] = S[${k}](v);`,
         out: (k) => `a${k}`,
-        slow: makeDateTime64(t.precision),
+        slow: makeDateTime64(t.precision, zones(t.timezone)),
       };
     }
     default: return undefined;
@@ -142,10 +147,10 @@ function inheritedName(name: string): boolean {
   return name === '__proto__' || name in Object.prototype;
 }
 
-function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode[], shape: 'object' | 'array'): { source: string; S: unknown[]; inl: (Inline | undefined)[] } {
+function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode[], shape: 'object' | 'array', zones: (columnZone: string | undefined) => TextZone): { source: string; S: unknown[]; inl: (Inline | undefined)[] } {
   const L: string[] = [];
   const S: unknown[] = [];
-  const inl = types.map(inlineFor);
+  const inl = types.map((t) => inlineFor(t, zones));
   const m = columns.length;
   L.push(`'use strict';`);
   L.push(`return function encodeBlock(rows, start, end, rowBase) {`);
@@ -200,11 +205,20 @@ function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode
 
 const cache = new BoundedCache<NativeEncoder>(256);
 
+export interface NativeEncoderOptions {
+  /**
+   * The zone zone-less date-time text (`'2024-03-12 02:30:00'`) is read in for a DateTime or
+   * DateTime64 type without its own zone: the server's `timezone()` (the client passes it).
+   * Default 'UTC'. A type's own zone always wins.
+   */
+  readonly timezone?: string | undefined;
+}
+
 /**
  * The encoder for these columns (name and type as DESCRIBE prints them) and row shape: objects
  * keyed by column name, or arrays in column order. Compiled once, then cached (bounded).
  */
-/** The cache key of the encoder for these columns and shape (also its key in precompiled modules, kind `native-insert`). */
+/** The key of the encoder for these columns and shape in precompiled modules (kind `native-insert`). */
 function encoderKey(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): string {
   return shape + '\u0000' + JSON.stringify(columns.map((c) => [c.name, c.type]));
 }
@@ -212,27 +226,36 @@ function encoderKey(columns: readonly NativeColumnSpec[], shape: 'object' | 'arr
 /**
  * The key and generated source of the encoder of these columns and shape, for a `chwire gen`
  * module to carry precompiled (a function of K, W, S, H, HEAD, as the run-time compiled one).
+ * Generated for zone-less text in UTC; a server in another zone gets a different source (its
+ * hash does not match), so such an insert compiles its own encoder.
  */
 export function nativeEncoderCode(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): { key: string; source: string } {
-  return { key: encoderKey(columns, shape), source: generate(columns, columns.map((c) => parseType(c.type)), shape).source };
+  return { key: encoderKey(columns, shape), source: generate(columns, columns.map((c) => parseType(c.type)), shape, textZones(undefined)).source };
 }
 
-export function compileNativeEncoder(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): NativeEncoder {
+export function compileNativeEncoder(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', options: NativeEncoderOptions = {}): NativeEncoder {
   if (shape !== 'object' && shape !== 'array') throw new ChwireConfigError(`row shape must be 'object' or 'array', got ${JSON.stringify(shape)}`);
-  const key = encoderKey(columns, shape);
+  const zone = checkZone(options.timezone);
+  const key = (zone ?? '') + '\u0000' + encoderKey(columns, shape);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const enc = build(columns.map((c) => ({ name: c.name, type: c.type })), shape);
+  const enc = build(columns.map((c) => ({ name: c.name, type: c.type })), shape, zone);
   cache.set(key, enc);
   return enc;
 }
 
 /** An encoder built without generated code (the interpreted path), for tests and benchmarks. Not cached. */
-export function interpretNativeEncoder(columns: readonly NativeColumnSpec[], shape: 'object' | 'array'): NativeEncoder {
-  return build(columns.map((c) => ({ name: c.name, type: c.type })), shape, false);
+export function interpretNativeEncoder(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', options: NativeEncoderOptions = {}): NativeEncoder {
+  return build(columns.map((c) => ({ name: c.name, type: c.type })), shape, checkZone(options.timezone), false);
 }
 
-function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', generated = true): NativeEncoder {
+function checkZone(zone: unknown): string | undefined {
+  if (zone === undefined || zone === '') return undefined;
+  if (typeof zone !== 'string') throw new ChwireConfigError(`timezone must be a time zone name, got ${typeof zone}`);
+  return zone;
+}
+
+function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', timezone: string | undefined, generated = true): NativeEncoder {
   if (columns.length === 0) throw new ChwireConfigError('a Native block needs at least one column');
   const names = columns.map((c) => c.name);
   const seen = new Set<string>();
@@ -243,9 +266,11 @@ function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', 
     seen.add(n);
   }
   const types = columns.map((c) => parseType(c.type));
-  const writers: ColumnWriter[] = types.map((t, k) => columnWriter(t, columns[k]!.type));
+  // Zones are resolved once per build: each DateTime type's own, else `timezone`, else UTC.
+  const zones = textZones(timezone);
+  const writers: ColumnWriter[] = types.map((t, k) => columnWriter(t, columns[k]!.type, zones));
   const head = columns.map((c) => concat(stringBytes(c.name), stringBytes(c.type)));
-  const { source, S, inl } = generate(columns, types, shape);
+  const { source, S, inl } = generate(columns, types, shape, zones);
   const helpers = makeHelpers(names);
   // A `chwire gen` module may carry this very encoder (no `new Function`); else compiled here.
   type Factory = (...a: unknown[]) => NativeEncoder['encodeBlock'];

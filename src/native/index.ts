@@ -1,6 +1,6 @@
 // The Native format codec: compiled block encoder, block stream, row decoder, columnar reader.
 // No `node:` imports (part of `chwire/codec`).
-export { compileNativeEncoder, type NativeEncoder, type NativeColumnSpec } from './encoder.js';
+export { compileNativeEncoder, type NativeEncoder, type NativeColumnSpec, type NativeEncoderOptions } from './encoder.js';
 export { nativeBlocks } from './blocks.js';
 export { createNativeDecoder, decodeNative } from './row-decoder.js';
 export {

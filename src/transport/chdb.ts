@@ -18,7 +18,7 @@ import { Connections, type Lease } from './chdb-connections.js';
 import { chdbError, isNotStreamable } from './chdb-errors.js';
 import { openStream } from './chdb-stream.js';
 import { within, type WaitLimits } from './chdb-wait.js';
-import { parseVersion, type QuerySummary, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, SERVER_INFO_SQL, type QuerySummary, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
 export interface ChdbTransportOptions {
   /** '' for in memory, else an absolute data directory. */
@@ -60,7 +60,7 @@ export class ChdbTransport implements Transport {
 
   server(signal?: AbortSignal): Promise<ServerInfo> {
     this.info ??= (async () => {
-      const r = await this.singleShot({ sql: 'SELECT version()', params: undefined, format: 'TabSeparated', sessionId: undefined, signal: undefined, queryId: undefined });
+      const r = await this.singleShot({ sql: SERVER_INFO_SQL, params: undefined, format: 'TabSeparated', sessionId: undefined, signal: undefined, queryId: undefined });
       return parseVersion(new TextDecoder().decode(r.bytes));
     })();
     this.info.catch(() => { this.info = undefined; });
@@ -83,6 +83,9 @@ export class ChdbTransport implements Transport {
     if (req.httpHeaders !== undefined) throw new ChwireConfigError('option httpHeaders is for HTTP servers; the embedded engine (chdb://) cannot honour it', { queryId: req.queryId });
     // The engine takes no per-query settings outside the SQL text: they become a SETTINGS clause.
     const settings = Object.entries(req.settings ?? {});
+    // Names are spliced into the clause: anything but an identifier is refused (the client checks
+    // first; this guards a transport used on its own).
+    for (const [k] of settings) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ChwireConfigError(`setting name ${JSON.stringify(k)} is not an identifier (letters, digits and _, not starting with a digit)`, { queryId: req.queryId });
     const settingsClause = settings.length > 0 ? `SETTINGS ${settings.map(([k, v]) => `${k}=${quote(v)}`).join(', ')}` : '';
     const base = req.sql.replace(/[\s;]+$/, '');
     const sql = settingsClause === '' ? base : `${base}\n${settingsClause}`;

@@ -13,7 +13,7 @@ import { quoteString } from '../types/quote.js';
 import { fetchBody } from './fetch-body.js';
 import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
 import { serverErrorFromText } from './server-error.js';
-import { parseVersion, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, SERVER_INFO_SQL, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -75,7 +75,7 @@ export class FetchTransport implements Transport {
   }
 
   private async probe(host: Host, signal?: AbortSignal): Promise<ServerInfo> {
-    const res = await this.requestOn(host, { sql: 'SELECT version()', format: 'TabSeparated', signal, idempotent: true });
+    const res = await this.requestOn(host, { sql: SERVER_INFO_SQL, format: 'TabSeparated', signal, idempotent: true });
     const chunks: Uint8Array[] = [];
     for await (const c of res.body) chunks.push(c);
     return parseVersion(new TextDecoder().decode(concatBytes(chunks)));

@@ -29,7 +29,7 @@ import {
 } from './retry.js';
 import { serverErrorFromText } from './server-error.js';
 import { checkUrlLength, oldUrlLimitError } from './url-limit.js';
-import { parseVersion, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
+import { parseVersion, SERVER_INFO_SQL, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
 import type { TlsOptions } from './tls-options.js';
 
@@ -226,7 +226,7 @@ export class HttpTransport implements Transport {
   }
 
   private async probeVersion(signal?: AbortSignal): Promise<ServerInfo> {
-    const { host, response } = await this.call({ sql: 'SELECT version()', format: 'TabSeparated', signal, idempotent: true }, false);
+    const { host, response } = await this.call({ sql: SERVER_INFO_SQL, format: 'TabSeparated', signal, idempotent: true }, false);
     const chunks: Uint8Array[] = [];
     for await (const c of response.body) chunks.push(c);
     const info = parseVersion(Buffer.concat(chunks).toString('utf8'));

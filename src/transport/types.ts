@@ -115,7 +115,15 @@ export interface ServerInfo {
   readonly version: string;
   readonly major: number;
   readonly minor: number;
+  /**
+   * `timezone()`: the zone the server reads zone-less date-time text in for a column without its
+   * own (undefined when the probe did not say).
+   */
+  readonly timezone?: string | undefined;
 }
+
+/** The probe that fills ServerInfo (TabSeparated: version, tab, zone). */
+export const SERVER_INFO_SQL = 'SELECT version(), timezone()';
 
 export interface Transport {
   readonly kind: 'http' | 'chdb';
@@ -134,8 +142,11 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** ServerInfo from SERVER_INFO_SQL's answer (or a bare version). */
 export function parseVersion(text: string): ServerInfo {
-  const version = text.trim();
+  const [v = '', tz] = text.trim().split('\t');
+  const version = v.trim();
   const m = /^(\d+)\.(\d+)/.exec(version);
-  return { version, major: m ? Number(m[1]) : 0, minor: m ? Number(m[2]) : 0 };
+  const timezone = tz === undefined || tz.trim() === '' ? undefined : tz.trim();
+  return { version, major: m ? Number(m[1]) : 0, minor: m ? Number(m[2]) : 0, timezone };
 }

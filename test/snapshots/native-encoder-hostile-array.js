@@ -16,7 +16,7 @@ return function encodeBlock(rows, start, end, rowBase) {
       col = 1; v = r[1];
       c1[j] = v;
       col = 2; v = r[2];
-      if (v instanceof Date && Number.isSafeInteger(t = v.getTime())) { u2[2 * j] = t >>> 0; u2[2 * j + 1] = Math.floor(t / 4294967296) >>> 0; } else a2[j] = S[2](v);
+      if (typeof v === 'number' ? Number.isSafeInteger(t = v) : v instanceof Date && Number.isSafeInteger(t = v.getTime())) { u2[2 * j] = t >>> 0; u2[2 * j + 1] = Math.floor(t / 4294967296) >>> 0; } else a2[j] = S[2](v);
       col = 3; v = r[3];
       a3[j] = v === true ? 1 : v === false ? 0 : S[3](v);
     }
@@ -34,4 +34,4 @@ return function encodeBlock(rows, start, end, rowBase) {
   s.view(a3);
   return s.chunks();
 };
-//# sourceURL=chwire/native-encoder/0056502e49f1af14.js
+//# sourceURL=chwire/native-encoder/618329c04fa98be3.js

@@ -20,7 +20,7 @@ return function encodeBlock(rows, start, end, rowBase) {
       col = 1; v = r["s"]; if (v !== undefined) present++;
       c1[j] = v;
       col = 2; v = r["t"]; if (v !== undefined) present++;
-      if (v instanceof Date ? (t = Math.floor(v.getTime() / 1000)) >= 0 : typeof v === 'string' && (t = H.fixedDateTime(v)) >= 0) { if (t <= 4294967295) a2[j] = t; else a2[j] = S[2](v); } else a2[j] = S[2](v);
+      if (typeof v === 'number' ? (v >>> 0) === v && (t = v, true) : v instanceof Date ? (t = Math.floor(v.getTime() / 1000)) >= 0 : typeof v === 'string' && (t = H.fixedDateTime(v)) >= 0) { if (t <= 4294967295) a2[j] = t; else a2[j] = S[2](v); } else a2[j] = S[2](v);
       col = 3; v = r["f"]; if (v !== undefined) present++;
       a3[j] = typeof v === 'number' ? v : S[3](v);
       col = 4; v = r["i"]; if (v !== undefined) present++;
@@ -48,4 +48,4 @@ return function encodeBlock(rows, start, end, rowBase) {
   catch (e) { throw H.dataError(e, 5, rowBase); }
   return s.chunks();
 };
-//# sourceURL=chwire/native-encoder/a9271fdfa7542dfb.js
+//# sourceURL=chwire/native-encoder/318f91db7242257b.js

@@ -2,7 +2,7 @@
 // and retries across a restart), configured by .ci/clickhouse-config.sh in a temporary directory
 // on free loopback ports. Tests that use it skip when the binary is absent.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,10 +27,15 @@ export interface OwnServer {
   dispose(): Promise<void>;
 }
 
-export async function ownServer(): Promise<OwnServer> {
+/** `timezone`: the server's zone (its config's <timezone>, UTC by default). */
+export async function ownServer(opts: { timezone?: string } = {}): Promise<OwnServer> {
   const dir = mkdtempSync(join(tmpdir(), 'chwire-own-ch-'));
   const [httpPort, tcpPort] = [await freePort(), await freePort()];
   execFileSync(new URL('../../../.ci/clickhouse-config.sh', import.meta.url).pathname, [dir, String(httpPort), String(tcpPort)]);
+  if (opts.timezone !== undefined) {
+    const config = join(dir, 'config.xml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('<timezone>UTC</timezone>', `<timezone>${opts.timezone}</timezone>`));
+  }
   const url = `http://127.0.0.1:${httpPort}`;
   let proc: ChildProcess | undefined;
   const stop = async (): Promise<void> => {

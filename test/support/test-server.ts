@@ -45,6 +45,8 @@ export interface RecordedRequest {
 export interface TestServerOptions {
   /** What `SELECT version()` answers; 18.x switches to the old server's behaviour. Default 26.7.2.1. */
   version?: string;
+  /** What `timezone()` answers in the client's server probe. Default UTC. */
+  timezone?: string;
   user?: string;
   password?: string;
   /** Accept `Authorization: Bearer <token>` (alone: with X-ClickHouse-User/Key too it is refused, as ClickHouse does). */
@@ -223,6 +225,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     let body: Uint8Array;
     try {
       if (/^\s*SELECT version\(\)\s*$/i.test(sql)) body = Buffer.from(`${version}\n`);
+      else if (/^\s*SELECT version\(\), timezone\(\)\s*$/i.test(sql)) body = Buffer.from(`${version}\t${opts.timezone ?? 'UTC'}\n`);
       // An INSERT with its data in the body: recorded (see `requests`), acknowledged, not stored.
       else if (/^\s*INSERT\b/i.test(sql) && raw.length > 0) {
         if (opts.storeInserts === true) await storeNativeInsert(sql, received);
