@@ -22,6 +22,7 @@ export type { TlsOptions } from './transport/tls-options.js';
 export type { QuerySummary } from './transport/types.js';
 export type { HostStatus, LoadBalancing } from './transport/hosts.js';
 export type { RetryOptions } from './transport/retry.js';
+export type { RetryBudgetOptions } from './transport/retry-budget.js';
 export type { DecodeOptions, ValueOptions } from './plan/options.js';
 export type { ColumnInfo, Row } from './stream-decoder.js';
 export {
@@ -29,4 +30,4 @@ export {
   ChwireConnectionError, ChwireTimeoutError, ChwireAbortError, ChwireConfigError,
   isChwireError, ERROR_CODES,
 } from './errors.js';
-export type { ChwireErrorCode } from './errors.js';
+export type { ChwireErrorCode, CallTimings } from './errors.js';

@@ -153,3 +153,78 @@ test('failover and retries over two real servers, one stopped and restarted mid-
     await own.dispose();
   }
 });
+
+test('a hung replica (SIGSTOP) leaves the rotation after one timed-out call and a /ping, and comes back after a successful /ping (item 11)', { skip: SKIP_REAL || SKIP_OWN, timeout: 120_000 }, async () => {
+  const own = await ownServer();
+  await own.start();
+  const states: { host: string; up: boolean }[] = [];
+  const c = createClient({
+    url: [own.url, REAL_URL!], loadBalancing: 'round-robin', requestTimeout: 1500, hostCooldown: 1000,
+    logLevel: 'info',
+    logger: {
+      info: (f: { host?: string }, m: string) => { if (/is up again/.test(m)) states.push({ host: String(f.host), up: true }); },
+      warn: (f: { host?: string }, m: string) => { if (/marked down/.test(m)) states.push({ host: String(f.host), up: false }); },
+    },
+  });
+  const ownHost = new URL(own.url).host;
+  try {
+    for (let i = 0; i < 4; i++) assert.equal(await c.fetchValue(`SELECT ${i}`), i);
+    assert.ok(c.hosts()[0]!.requests >= 2, 'both hosts in the rotation');
+    own.signal('SIGSTOP');
+    // 20 calls, 4 at a time: the calls sent to the stopped host before it is known to hang pay the
+    // timeout (or are ended when the /ping confirms it and sent to the live host); the rest go to the live host.
+    let slow = 0;
+    let failed = 0;
+    const t0 = Date.now();
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([0, 1, 2, 3].map(async (k) => {
+        const t = Date.now();
+        try { assert.equal(await c.fetchValue(`SELECT ${round * 4 + k}`), round * 4 + k); } catch { failed++; }
+        if (Date.now() - t >= 1000) slow++;
+      }));
+    }
+    // Skipped at once (suspect); marked down once its /ping gets no answer either (1500 ms).
+    for (let i = 0; i < 40 && c.hosts()[0]!.up; i++) await new Promise((r) => setTimeout(r, 100));
+    const hung = c.hosts()[0]!;
+    assert.equal(hung.up, false, JSON.stringify(c.hosts()));
+    assert.match(hung.lastError ?? '', /no response from .* within 1500 ms[\s\S]*\/ping got no answer/);
+    assert.ok(slow <= 4, `at most a few calls pay the timeout: ${slow} slow, ${failed} failed in ${Date.now() - t0} ms`);
+    assert.ok(failed <= 2, `${failed} failed`);
+    // While it hangs, nothing but /ping goes to it: 10 more calls all answer fast.
+    const tBatch = Date.now();
+    for (let i = 0; i < 10; i++) assert.equal(await c.fetchValue(`SELECT ${i}`), i);
+    assert.ok(Date.now() - tBatch < 1500, `10 calls in ${Date.now() - tBatch} ms`);
+    own.signal('SIGCONT');
+    // After its cooldown a /ping finds it answering: back in the rotation, lastError cleared.
+    const deadline = Date.now() + 15_000;
+    while (!c.hosts()[0]!.up && Date.now() < deadline) {
+      await c.fetchValue('SELECT 1');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(c.hosts()[0]!.up, true, JSON.stringify(c.hosts()));
+    assert.equal(c.hosts()[0]!.lastError, undefined);
+    const before = c.hosts()[0]!.requests;
+    for (let i = 0; i < 4; i++) assert.equal(await c.fetchValue(`SELECT ${i}`), i);
+    assert.ok(c.hosts()[0]!.requests >= before + 2, 'round-robin reaches it again');
+    assert.deepEqual(states.filter((s) => s.host === ownHost).map((s) => s.up), [false, true], JSON.stringify(states));
+  } finally {
+    own.signal('SIGCONT');
+    await c.close();
+    await own.dispose();
+  }
+});
+
+test('a slow query is not a hung host: a head timeout on a host that answers /ping keeps it up', { skip: SKIP_REAL2, timeout: 60_000 }, async () => {
+  const c = createClient({ url: [REAL_URL!, REAL_URL2!], loadBalancing: 'round-robin', requestTimeout: 1000, retry: false });
+  try {
+    const e = await c.fetch('SELECT sleep(2)').then(() => undefined, (x: unknown) => x);
+    assert.ok(e instanceof ChwireTimeoutError, String(e));
+    assert.match(e.message, /no response from .* within 1000 ms \(requestTimeout\): \d+ ms waiting for a pooled connection, \d+ ms connecting, \d+ ms waiting for the server/);
+    await new Promise((r) => setTimeout(r, 500)); // the /ping check answers
+    assert.ok(c.hosts().every((h) => h.up && h.lastError === undefined), JSON.stringify(c.hosts()));
+    for (let i = 0; i < 4; i++) assert.equal(await c.fetchValue(`SELECT ${i}`), i);
+    assert.ok(c.hosts().every((h) => h.requests >= 2), 'both still in the rotation');
+  } finally {
+    await c.close();
+  }
+});

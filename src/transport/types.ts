@@ -86,6 +86,8 @@ export interface TransportResponse {
   readonly timezone: string | undefined;
   /** The host that answered (`host:port`; `chdb` for the embedded engine), when the transport says. */
   readonly host?: string | undefined;
+  /** The base URL of the host that answered, without credentials (errors name it as their `host`), when the transport says. */
+  readonly url?: string | undefined;
   /**
    * The body. Iterating it reads from the network no faster than the consumer; leaving the loop
    * early cancels the request. Errors: ChwireServerError (exception written mid-body),

@@ -25,6 +25,8 @@ export interface OwnServer {
   stop(): Promise<void>;
   /** Stops it and removes its directory. */
   dispose(): Promise<void>;
+  /** Sends a signal to the running process (SIGSTOP: it keeps its sockets and answers nothing; SIGCONT resumes it). */
+  signal(sig: NodeJS.Signals): void;
 }
 
 export async function ownServer(): Promise<OwnServer> {
@@ -38,6 +40,7 @@ export async function ownServer(): Promise<OwnServer> {
     proc = undefined;
     if (p === undefined || p.exitCode !== null) return;
     const exited = new Promise((r) => p.once('exit', r));
+    p.kill('SIGCONT'); // a stopped process would not act on SIGTERM
     p.kill('SIGTERM');
     const timer = setTimeout(() => p.kill('SIGKILL'), 10_000);
     await exited;
@@ -58,6 +61,10 @@ export async function ownServer(): Promise<OwnServer> {
       throw new Error('clickhouse-server did not answer /ping within 30 s');
     },
     stop,
+    signal(sig) {
+      if (proc === undefined || proc.exitCode !== null) throw new Error('the server is not running');
+      proc.kill(sig);
+    },
     async dispose() {
       await stop();
       rmSync(dir, { recursive: true, force: true });
