@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { createClient, ChwireConnectionError, ChwireServerError, ChwireTimeoutError } from '../src/index.js';
-import { REAL_URL, REAL_URL2, SKIP_REAL, SKIP_REAL2, recordingProxy, realClient, uniqueName } from './support/ch-server.js';
+import { AUTH_PASSWORD, AUTH_USER, REAL_URL, REAL_URL2, SKIP_REAL, SKIP_REAL2, recordingProxy, realClient, uniqueName } from './support/ch-server.js';
 import { ownServer, SKIP_OWN } from './support/own-server.js';
 
 const skip = SKIP_REAL;
@@ -147,6 +147,7 @@ test('failover and retries over two real servers, one stopped and restarted mid-
     assert.equal(await c.fetchValue('SELECT 8'), 8);
     assert.equal(c.hosts()[0]!.requests, before + 1);
     assert.equal(c.hosts()[0]!.up, true);
+    assert.equal(c.hosts()[0]!.lastError, undefined, 'hosts() shows the current state: no old ECONNREFUSED');
   } finally {
     await c.close();
     await solo.close();
@@ -226,5 +227,41 @@ test('a slow query is not a hung host: a head timeout on a host that answers /pi
     assert.ok(c.hosts().every((h) => h.requests >= 2), 'both still in the rotation');
   } finally {
     await c.close();
+  }
+});
+
+test('every server error names its host: two replicas, the table on one only (item 12)', { skip: SKIP_REAL2, timeout: 60_000 }, async () => {
+  const table = uniqueName('hosts_one_side');
+  const admin = realClient();
+  await admin.execute(`CREATE TABLE ${table} (n UInt32) ENGINE = Memory`);
+  // The second URL carries credentials: they never reach an error or hosts().
+  const withAuth = new URL(REAL_URL2!);
+  withAuth.username = AUTH_USER;
+  withAuth.password = AUTH_PASSWORD;
+  const c = createClient({ url: [REAL_URL!, withAuth.href], loadBalancing: 'round-robin', requestTimeout: 10_000 });
+  const [url1, url2] = c.hosts().map((h) => h.url);
+  try {
+    const results = await Promise.all(Array.from({ length: 10 }, () => c.fetchValue(`SELECT count() FROM ${table}`).then(() => undefined, (e: unknown) => e)));
+    const errors = results.filter((e) => e !== undefined);
+    assert.equal(errors.length, 5, 'the calls sent to the replica without the table fail');
+    for (const e of errors) {
+      assert.ok(e instanceof ChwireServerError && e.serverCode === 60, String(e));
+      assert.equal(e.host, url2);
+      assert.ok(e.message.endsWith(`(host ${url2})`), e.message);
+      assert.ok(!e.message.includes(AUTH_PASSWORD) && !String(e.host).includes(AUTH_PASSWORD) && !String(e.stack).includes(AUTH_PASSWORD));
+    }
+    // Mid-body exceptions (18.16 appends them to the data as text) name their host too.
+    const big = await c.fetch(`SELECT throwIf(number = 200000, 'boom') FROM system.numbers LIMIT 300000`).then(() => undefined, (e: unknown) => e);
+    assert.ok(big instanceof ChwireServerError && (big.host === url1 || big.host === url2) && big.message.includes(`(host ${big.host})`), String(big));
+    // A connection failure names its host as well.
+    const dead = await deadUrl();
+    const d = createClient({ url: dead, retry: false });
+    const refused = await d.fetchValue('SELECT 1').then(() => undefined, (e: unknown) => e);
+    await d.close();
+    assert.ok(refused instanceof ChwireConnectionError && refused.host === new URL(dead).href, String(refused));
+  } finally {
+    await c.close();
+    await admin.execute(`DROP TABLE ${table}`);
+    await admin.close();
   }
 });

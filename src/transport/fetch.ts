@@ -85,7 +85,7 @@ export class FetchTransport implements Transport {
     const host = this.hostList[this.current]!;
     const { res } = await this.send(host, 'GET', `${host.url.pathname.replace(/\/$/, '')}/ping`, undefined, { signal });
     const text = await res.text().catch(() => '');
-    if (res.status !== 200) throw serverErrorFromText(text, res.status, undefined);
+    if (res.status !== 200) throw serverErrorFromText(text, res.status, undefined, undefined, host.url.href);
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {
@@ -132,11 +132,11 @@ export class FetchTransport implements Transport {
     if (res.status !== 200) {
       const text = await res.text().catch(() => '');
       clearTimer();
-      throw serverErrorFromText(text, res.status, queryId, res.headers.get('x-clickhouse-exception-code') ?? undefined);
+      throw serverErrorFromText(text, res.status, queryId, res.headers.get('x-clickhouse-exception-code') ?? undefined, host.url.href);
     }
     clearTimer();
     const b = fetchBody({
-      res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where,
+      res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where, host: host.url.href,
       abort: (reason) => controller.abort(reason),
       onGiveUp: () => this.killQuery(host, queryId),
     });
@@ -146,7 +146,7 @@ export class FetchTransport implements Transport {
       try { summary = JSON.parse(summaryText) as Record<string, string>; } catch { summary = undefined; }
     }
     return {
-      queryId, summary, timezone: res.headers.get('x-clickhouse-timezone') ?? undefined, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: res.headers.get('x-clickhouse-timezone') ?? undefined, host: host.where, url: host.url.href, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: b.exceptionsFramed,
     };
   }
@@ -200,10 +200,10 @@ export class FetchTransport implements Transport {
       controller.abort(e);
       this.killQuery(host, r.queryId);
     };
-    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: r.queryId, cause: r.signal?.reason }));
+    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: r.queryId, cause: r.signal?.reason, host: host.url.href }));
     r.signal?.addEventListener('abort', onAbort, { once: true });
     const timer = this.opts.requestTimeout > 0
-      ? setTimeout(() => giveUp(new ChwireTimeoutError(`no response from ${host.where} within ${this.opts.requestTimeout} ms (requestTimeout)`, { queryId: r.queryId })), this.opts.requestTimeout)
+      ? setTimeout(() => giveUp(new ChwireTimeoutError(`no response from ${host.where} within ${this.opts.requestTimeout} ms (requestTimeout)`, { queryId: r.queryId, host: host.url.href })), this.opts.requestTimeout)
       : undefined;
     const clearTimer = (): void => {
       if (timer !== undefined) clearTimeout(timer);
@@ -221,7 +221,7 @@ export class FetchTransport implements Transport {
       clearTimer();
       if (failure !== undefined) throw failure;
       if (isChwireError(e)) throw e;
-      const err = new ChwireConnectionError(`request to ${host.where} failed: ${describe(e)}`, { queryId: r.queryId, cause: e });
+      const err = new ChwireConnectionError(`request to ${host.where} failed: ${describe(e)}`, { queryId: r.queryId, cause: e, host: host.url.href });
       (err as unknown as { beforeResponse: boolean }).beforeResponse = true;
       throw err;
     }
