@@ -265,3 +265,41 @@ test('every server error names its host: two replicas, the table on one only (it
     await admin.close();
   }
 });
+
+test('a timeout says where the time went: 1.2 s waiting for the pooled socket a stream held, then the server (item 18)', { skip, timeout: 30_000 }, async () => {
+  const c = realClient({ maxOpenConnections: 1, requestTimeout: 2000 });
+  try {
+    const s = c.stream('SELECT number FROM system.numbers LIMIT 100000000', { queryId: uniqueName('held') });
+    await s[Symbol.asyncIterator]().next(); // the stream holds the only socket
+    setTimeout(() => s.cancel(), 1200);
+    const t0 = Date.now();
+    const e = await c.fetch('SELECT sleep(3)').then(() => undefined, (x: unknown) => x);
+    assert.ok(e instanceof ChwireTimeoutError, String(e));
+    const m = /no response from (\S+) within 2000 ms \(requestTimeout\): (\d+) ms waiting for a pooled connection, (\d+) ms connecting, (\d+) ms waiting for the server/.exec(e.message);
+    assert.ok(m !== null, e.message);
+    assert.equal(m[1], new URL(REAL_URL!).host);
+    const [pool, connect, server] = [Number(m[2]), Number(m[3]), Number(m[4])];
+    assert.ok(pool >= 1100 && pool < 1900, `pool ${pool} ms`);
+    assert.ok(server >= 100 && Math.abs(pool + connect + server - 2000) < 150, `${pool} + ${connect} + ${server}`);
+    assert.ok(Date.now() - t0 < 3000);
+    assert.equal(e.timings?.attempts, 1);
+    assert.ok(Math.abs((e.timings?.connectionMs ?? 0) - pool - connect) <= 2 && e.timings?.serverMs === server, JSON.stringify(e.timings));
+    assert.equal(e.host, new URL(REAL_URL!).href);
+  } finally {
+    await c.close();
+  }
+});
+
+test('ECONNREFUSED after retries says it was retried, on which hosts, where the time went, the last error as cause (item 18)', async () => {
+  const dead = await deadUrl();
+  const c = createClient({ url: [dead], retry: { attempts: 3, baseDelay: 1, maxDelay: 2 } });
+  try {
+    const e = await c.fetchValue('SELECT 1').then(() => undefined, (x: unknown) => x);
+    assert.ok(e instanceof ChwireConnectionError, String(e));
+    assert.match(e.message, new RegExp(`^after 3 attempts on ${new URL(dead).href.replace(/[./]/g, '\\$&')} \\(\\d+ ms waiting for connections, \\d+ ms for the server, \\d+ ms between attempts\\): request to .* failed: connect ECONNREFUSED`));
+    assert.ok(e.cause instanceof ChwireConnectionError && /ECONNREFUSED/.test(e.cause.message));
+    assert.equal(e.earlierAttempts?.length, 2);
+  } finally {
+    await c.close();
+  }
+});
