@@ -65,17 +65,17 @@ export class FetchTransport implements Transport {
     return this.opts.requestStreams;
   }
 
-  server(signal?: AbortSignal): Promise<ServerInfo> {
+  server(signal?: AbortSignal, traceparent?: string): Promise<ServerInfo> {
     const host = this.hostList[this.current]!;
     if (host.info === undefined) {
-      host.info = this.probe(host, signal);
+      host.info = this.probe(host, signal, traceparent);
       host.info.catch(() => { host.info = undefined; });
     }
     return host.info;
   }
 
-  private async probe(host: Host, signal?: AbortSignal): Promise<ServerInfo> {
-    const res = await this.requestOn(host, { sql: 'SELECT version()', format: 'TabSeparated', signal, idempotent: true });
+  private async probe(host: Host, signal?: AbortSignal, traceparent?: string): Promise<ServerInfo> {
+    const res = await this.requestOn(host, { sql: 'SELECT version()', format: 'TabSeparated', signal, idempotent: true, traceparent });
     const chunks: Uint8Array[] = [];
     for await (const c of res.body) chunks.push(c);
     return parseVersion(new TextDecoder().decode(concatBytes(chunks)));
@@ -138,7 +138,7 @@ export class FetchTransport implements Transport {
     const b = fetchBody({
       res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where, host: host.url.href,
       abort: (reason) => controller.abort(reason),
-      onGiveUp: () => this.killQuery(host, queryId),
+      onGiveUp: () => this.killQuery(host, queryId, req.traceparent),
     });
     const summaryText = res.headers.get('x-clickhouse-summary');
     let summary: Record<string, string> | undefined;
@@ -178,10 +178,11 @@ export class FetchTransport implements Transport {
    * it (closing the connection alone leaves a computing query running). Without the session and
    * without a signal; any failure is ignored.
    */
-  private killQuery(host: Host, queryId: string | undefined): void {
+  private killQuery(host: Host, queryId: string | undefined, traceparent: string | undefined): void {
     if (queryId === undefined || this.closed) return;
     const sql = `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC`;
-    void this.requestOn(host, { sql, format: 'TabSeparated', idempotent: false })
+    // With the traceparent of the call it stops.
+    void this.requestOn(host, { sql, format: 'TabSeparated', idempotent: false, traceparent })
       .then(async (r) => { for await (const _ of r.body) { /* drain */ } })
       .catch(() => undefined);
   }
@@ -198,7 +199,7 @@ export class FetchTransport implements Transport {
       if (failure !== undefined) return;
       failure = e;
       controller.abort(e);
-      this.killQuery(host, r.queryId);
+      this.killQuery(host, r.queryId, r.traceparent);
     };
     const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: r.queryId, cause: r.signal?.reason, host: host.url.href }));
     r.signal?.addEventListener('abort', onAbort, { once: true });

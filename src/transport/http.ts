@@ -238,20 +238,21 @@ export class HttpTransport implements Transport {
    * and retries as any request, once per host that answers it (replicas are assumed to run
    * compatible versions: the one a request is built for is the version of a host that is up).
    */
-  server(signal?: AbortSignal): Promise<ServerInfo> {
+  server(signal?: AbortSignal, traceparent?: string): Promise<ServerInfo> {
     if (this.closed) return Promise.reject(new ChwireConnectionError('client is closed'));
     for (const h of this.hostSet.list) if (h.up && h.pool.known !== undefined) return Promise.resolve(h.pool.known);
     for (const h of this.hostSet.list) if (h.pool.known !== undefined && this.hostSet.list.every((o) => !o.up)) return Promise.resolve(h.pool.known);
     if (this.probe === undefined) {
-      const p = this.probeVersion(signal);
+      const p = this.probeVersion(signal, traceparent);
       this.probe = p;
       p.then(() => { this.probe = undefined; }, () => { this.probe = undefined; });
     }
     return this.probe;
   }
 
-  private async probeVersion(signal?: AbortSignal): Promise<ServerInfo> {
-    const { host, response } = await this.call({ sql: 'SELECT version()', format: 'TabSeparated', signal, idempotent: true }, false);
+  /** `traceparent`: of the call that needs the version first (the probe is part of its trace). */
+  private async probeVersion(signal?: AbortSignal, traceparent?: string): Promise<ServerInfo> {
+    const { host, response } = await this.call({ sql: 'SELECT version()', format: 'TabSeparated', signal, idempotent: true, traceparent }, false);
     const chunks: Uint8Array[] = [];
     for await (const c of response.body) chunks.push(c);
     const info = parseVersion(Buffer.concat(chunks).toString('utf8'));
@@ -403,7 +404,7 @@ export class HttpTransport implements Transport {
       }
       markHost(e, host.where, host.url.href);
       // The request may have reached the server, which may still be running it: stop it there.
-      if (f.kind === 'reset' && !out.ping) this.killQuery(host, out.queryId);
+      if (f.kind === 'reset' && !out.ping) this.killQuery(host, out.queryId, req.traceparent);
       throw e;
     }
     const wasDown = !host.up;
@@ -429,7 +430,7 @@ export class HttpTransport implements Transport {
     const open = host.pool.open.add(queryId);
     const b = responseBody({
       req: sent.req, res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where, host: host.url.href,
-      onGiveUp: () => this.killQuery(host, queryId),
+      onGiveUp: () => this.killQuery(host, queryId, req.traceparent),
       open,
       onEnd: () => { host.pool.open.remove(open); end(); },
     });
@@ -496,12 +497,13 @@ export class HttpTransport implements Transport {
    * aggregation, a sort) runs on for as long as it takes (measured on 18.16: still running 3 s
    * after the abort; later servers too, unless cancel_http_readonly_queries_on_client_close is
    * set). Sent to the same host, without the session (a session runs one query at a time), with no
-   * signal and no retry; any failure is ignored. A closed client sends nothing.
+   * signal and no retry; any failure is ignored. A closed client sends nothing. It carries the
+   * `traceparent` of the call it stops.
    */
-  private killQuery(host: Host, queryId: string | undefined): void {
+  private killQuery(host: Host, queryId: string | undefined, traceparent: string | undefined): void {
     if (queryId === undefined || this.closed) return;
     const sql = `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC`;
-    const out: Outgoing = { req: { sql, format: 'TabSeparated', idempotent: false }, ping: false, probe: true, queryId: undefined, body: undefined, headTimeout: this.opts.requestTimeout, timeoutLabel: 'requestTimeout' };
+    const out: Outgoing = { req: { sql, format: 'TabSeparated', idempotent: false, traceparent }, ping: false, probe: true, queryId: undefined, body: undefined, headTimeout: this.opts.requestTimeout, timeoutLabel: 'requestTimeout' };
     void this.onHostOnce(host, out)
       .then(async (r) => { for await (const _ of r.body) { /* drain: the socket goes back to the pool */ } })
       .catch(() => undefined);
@@ -589,7 +591,7 @@ export class HttpTransport implements Transport {
       const onAbort = (): void => {
         const sentAlready = !waitingForSocket(req);
         failNow(new ChwireAbortError('query aborted by its AbortSignal', { queryId: r.queryId, cause: r.signal?.reason, host: url }));
-        if (sentAlready) this.killQuery(host, r.queryId);
+        if (sentAlready) this.killQuery(host, r.queryId, r.traceparent);
       };
       r.signal?.addEventListener('abort', onAbort, { once: true });
       if (r.headTimeout > 0) {
@@ -612,7 +614,7 @@ export class HttpTransport implements Transport {
           }
           const msg = `no response from ${host.where} within ${r.headTimeout} ms (${r.timeoutLabel}): ${waitText(now)}`;
           failNow(new ChwireTimeoutError(msg, { queryId: r.queryId, host: url }));
-          this.killQuery(host, r.queryId);
+          this.killQuery(host, r.queryId, r.traceparent);
           if (!r.probe) this.suspectHost(host, msg);
         }, r.headTimeout);
       }

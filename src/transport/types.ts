@@ -125,7 +125,7 @@ export interface Transport {
    */
   readonly streamsRequestBodies?: boolean;
   /** Version of the server that the next request will go to (probed once per host, cached). */
-  server(signal?: AbortSignal): Promise<ServerInfo>;
+  server(signal?: AbortSignal, traceparent?: string): Promise<ServerInfo>;
   request(req: TransportRequest): Promise<TransportResponse>;
   /** Liveness check; throws ChwireConnectionError (or a server error) when the server is not usable. */
   ping(signal?: AbortSignal): Promise<void>;
