@@ -283,7 +283,8 @@ test('a timeout says where the time went: 1.2 s waiting for the pooled socket a 
     assert.ok(server >= 100 && Math.abs(pool + connect + server - 2000) < 150, `${pool} + ${connect} + ${server}`);
     assert.ok(Date.now() - t0 < 3000);
     assert.equal(e.timings?.attempts, 1);
-    assert.ok(Math.abs((e.timings?.connectionMs ?? 0) - pool - connect) <= 2 && e.timings?.serverMs === server, JSON.stringify(e.timings));
+    // Read a moment after the message was written (when the request is torn down): within a few ms of it.
+    assert.ok(Math.abs((e.timings?.connectionMs ?? 0) - pool - connect) <= 10 && Math.abs((e.timings?.serverMs ?? 0) - server) <= 10, `${JSON.stringify(e.timings)} vs ${pool} + ${connect}, ${server}`);
     assert.equal(e.host, new URL(REAL_URL!).href);
   } finally {
     await c.close();

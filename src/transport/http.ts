@@ -157,7 +157,10 @@ interface Outgoing {
   headTimeout: number;
   /** What bounds `headTimeout`, for messages. */
   timeoutLabel: string;
-  /** A /ping checking the host (its timeout is the verdict, not a reason to check it again). */
+  /**
+   * The client's own request about the host or a query (the /ping checking a host, KILL QUERY): its
+   * timeout is no reason to suspect the host again. A probing /ping also goes on the host's probe agent.
+   */
   probe?: boolean;
   /** Where the call's time went so far (shared by its attempts). */
   spent?: Spent;
@@ -539,7 +542,7 @@ export class HttpTransport implements Transport {
         protocol: host.url.protocol,
         hostname: target.hostname,
         port: target.port,
-        method, path: target.path, headers, agent: r.probe && host.pool.probeAgent !== undefined ? host.pool.probeAgent : host.pool.agent,
+        method, path: target.path, headers, agent: r.probe && method === 'GET' && host.pool.probeAgent !== undefined ? host.pool.probeAgent : host.pool.agent,
       });
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
