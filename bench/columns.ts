@@ -19,6 +19,10 @@
 // five numeric columns and for a DateTime + String result. Floor: fetchColumns <= 1.25x the drain.
 // Checks: fetchColumns equals decodeNativeColumns of the body the drain read (kept for the check
 // run only); streamColumns's batches joined equal it too.
+// Issue 21 adds, in the same cases: copy-drain, the drain copying the bytes it reads, in order,
+// into new arrays of the result's column sizes (the physical floor of "receive and keep": floor
+// fetchColumns <= 1.25x copy-drain), and fetchColumns+toArrow (chwire/arrow; its added cost on
+// the numeric result: floor <= 10 %). The load average is printed with each case.
 import { decodeRowBinary, decodeRowBinaryReference, clearCompiledCache } from '../src/codec.js';
 import { decodeNativeColumns, decodeNative, type NativeColumns } from '../src/native/index.js';
 import { engineBytes, engineExec } from '../test/support/engine.js';
@@ -27,6 +31,8 @@ import { assertEqual } from './equal.js';
 import { SCHEMA_TITLES, fillEngineTable, plain, schemaSelect, selectAll } from './schemas.js';
 import { closeHttpBodyAgent, httpBody } from './http-body.js';
 import { BENCH_URL, benchTable, chwireClient, serverReachable } from './remote.js';
+import { loadavg } from 'node:os';
+import { toArrow } from '../src/arrow/index.js';
 
 const bench = new Bench('columns');
 const ROWS = bench.config.rows;
@@ -120,6 +126,31 @@ async function floorCases(): Promise<void> {
         const total = await drain(true);
         const expected = decodeNativeColumns(body);
         body = undefined;
+        // The result's own sizes: one new array per typed column, one more for the rest (strings).
+        const sizes = expected.columns.map((c) => (ArrayBuffer.isView(c) ? c.byteLength : 0)).filter((n) => n > 0);
+        const rest = total - sizes.reduce((a, b) => a + b, 0);
+        if (rest > 0) sizes.push(rest);
+        const copyDrain = async (): Promise<number> => {
+          const out = sizes.map((n) => new Uint8Array(n));
+          let k = 0;
+          let at = 0;
+          let n = 0;
+          for await (const b of client.streamRaw(sql, { format: 'Native', settings })) {
+            n += b.length;
+            let from = 0;
+            while (from < b.length && k < out.length) {
+              const take = Math.min(b.length - from, out[k]!.length - at);
+              out[k]!.set(b.subarray(from, from + take), at);
+              from += take;
+              at += take;
+              if (at === out[k]!.length) { k++; at = 0; }
+            }
+          }
+          return n;
+        };
+        const numeric = expected.columns.every((c) => ArrayBuffer.isView(c));
+        /** toArrow alone, timed inside its path (less exposed to the network's spread than a difference of medians). */
+        const toArrowMs: number[] = [];
         const same = (r: NativeColumns, what: string): void => {
           if (r.rowCount !== rows) throw new Error(`${what}: ${r.rowCount} rows, expected ${rows}`);
           assertEqual(r.columns, expected.columns, what);
@@ -131,7 +162,25 @@ async function floorCases(): Promise<void> {
           baselines: ['streamRaw-drain'],
           paths: [
             { name: 'streamRaw-drain', run: () => drain(false), check: (n: number) => { if (n !== total) throw new Error(`drained ${n} bytes, expected ${total}`); } },
+            { name: 'copy-drain', run: copyDrain, check: (n: number) => { if (n !== total) throw new Error(`copy-drained ${n} bytes, expected ${total}`); } },
             { name: 'fetchColumns', run: () => client.fetchColumns(sql, { settings }), check: (r: NativeColumns) => same(r, 'fetchColumns') },
+            ...(numeric ? [{
+              name: 'fetchColumns+toArrow', run: async () => {
+                const r = await client.fetchColumns(sql, { settings });
+                const t0 = performance.now();
+                const table = toArrow(r);
+                toArrowMs.push(performance.now() - t0);
+                return table;
+              },
+              check: (t: ReturnType<typeof toArrow>) => {
+                if (t.numRows !== rows) throw new Error('toArrow: row count');
+                expected.columns.forEach((c, j) => {
+                  const v = t.getChildAt(j)!;
+                  const a = c as unknown as ArrayLike<unknown>;
+                  for (const i of [0, 1, rows >> 1, rows - 1]) if (!Object.is(v.get(i), a[i])) throw new Error(`toArrow: column ${j}, row ${i}`);
+                });
+              },
+            }] : []),
             {
               name: 'streamColumns', run: async () => { const out: NativeColumns[] = []; for await (const b of client.streamColumns(sql, { settings })) out.push(b); return out; },
               check: (bs: NativeColumns[]) => { if (bs.reduce((a, b) => a + b.rowCount, 0) !== rows) throw new Error('streamColumns: row count'); },
@@ -141,8 +190,15 @@ async function floorCases(): Promise<void> {
         if (result !== undefined) {
           const median = (n: string) => result.paths.find((p) => p.name === n)!.medianMs;
           const ratio = median('fetchColumns') / median('streamRaw-drain');
-          bench.extra(`floor:${k.name}`, { fetchColumnsOverDrain: ratio },
-            `\nfloor (issue 13): fetchColumns takes ${ratio.toFixed(2)}x the time of draining streamRaw Native (floor <= 1.25x): ${ratio <= 1.25 ? '✓ met' : '✗ NOT met'}`);
+          const physical = median('fetchColumns') / median('copy-drain');
+          const sorted = [...toArrowMs].sort((a, b) => a - b);
+          const arrow = numeric ? sorted[sorted.length >> 1]! / median('fetchColumns') : undefined;
+          const load = loadavg().map((x) => x.toFixed(2)).join(' ');
+          bench.extra(`floor:${k.name}`, { fetchColumnsOverDrain: ratio, fetchColumnsOverCopyDrain: physical, toArrowAdded: arrow, loadavg: load },
+            `\nfloor (issue 13): fetchColumns takes ${ratio.toFixed(2)}x the time of draining streamRaw Native (floor <= 1.25x): ${ratio <= 1.25 ? '✓ met' : '✗ NOT met'}` +
+            `\nfloor (issue 21): fetchColumns takes ${physical.toFixed(2)}x a drain that copies the bytes into new arrays of the result's size (floor <= 1.25x): ${physical <= 1.25 ? '✓ met' : '✗ NOT met'}` +
+            (arrow === undefined ? '' : `\nfloor (issue 21): toArrow adds ${(100 * arrow).toFixed(1)} % to fetchColumns (its own median, ${sorted[sorted.length >> 1]!.toFixed(2)} ms, over fetchColumns' median; floor <= 10 %): ${arrow <= 0.1 ? '✓ met' : '✗ NOT met'}`) +
+            `\nload average: ${load}`);
         }
       } finally {
         await client.execute(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);

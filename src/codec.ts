@@ -13,3 +13,7 @@ export { parseType, printType, readBinaryType, encodeBinaryType, typeEquals } fr
 export type { TypeNode } from './types/ast.js';
 // Native format (H5): compiled block encoder, block stream, row decoder, columnar reader.
 export * from './native/index.js';
+export {
+  columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,
+  type ColumnType,
+} from './columns/helpers.js';

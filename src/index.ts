@@ -18,6 +18,10 @@ export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export type { ColumnStream, ColumnBatch } from './client/column-stream.js';
 export { tuple, QueryTuple } from './client/params.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
+export {
+  columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,
+  type ColumnType,
+} from './columns/helpers.js';
 export type { TlsOptions } from './transport/tls-options.js';
 export type { QuerySummary } from './transport/types.js';
 export type { HostStatus, LoadBalancing } from './transport/hosts.js';

@@ -72,6 +72,10 @@ export type { InsertInput, InsertOptions, InsertResult, TableColumn } from './cl
 export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export { tuple, QueryTuple } from './client/params.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
+export {
+  columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,
+  type ColumnType,
+} from './columns/helpers.js';
 export type { QuerySummary } from './transport/types.js';
 export type { DecodeOptions, ValueOptions } from './plan/options.js';
 export type { ColumnInfo, Row } from './stream-decoder.js';

@@ -195,7 +195,8 @@ const ERROR_CLASSES = [
 ] as const;
 
 /** Runtime names each entry must export, and what kind of value each is. */
-const EXPECTED: Record<'chwire' | 'chwire/codec' | 'chwire/web', Record<string, 'function' | 'class' | 'object'>> = {
+const EXPECTED: Record<'chwire' | 'chwire/codec' | 'chwire/web' | 'chwire/compat', Record<string, 'function' | 'class' | 'object'>> = {
+  'chwire/compat': { createClient: 'function', ClickHouseError: 'class', ResultSet: 'class', ClickHouseLogLevel: 'object' },
   chwire: {
     createClient: 'function', tuple: 'function', QueryTuple: 'class', isChwireError: 'function', ERROR_CODES: 'object',
     ...Object.fromEntries(ERROR_CLASSES.map((c) => [c, 'class'])),
@@ -219,7 +220,7 @@ function kindOf(v: unknown): string {
   return v === null ? 'null' : typeof v;
 }
 
-for (const entry of ['chwire', 'chwire/codec', 'chwire/web'] as const) {
+for (const entry of ['chwire', 'chwire/codec', 'chwire/web', 'chwire/compat'] as const) {
   test(`import('${entry}') resolves through the exports map and exposes the documented names`, async () => {
     const mod = (await import(entry)) as Record<string, unknown>;
     const missing = Object.keys(EXPECTED[entry]).filter((n) => !(n in mod));
@@ -251,9 +252,9 @@ test('chwire/codec works through its package path: parse and print a type name',
   assert.throws(() => codec.parseType('Array(UInt8'), (e: unknown) => e instanceof codec.ChwireTypeError);
 });
 
-test('every exports target, main and types exist on disk; nothing but the three entries is exported', async () => {
+test('every exports target, main and types exist on disk; nothing but the five entries is exported', async () => {
   assert.equal(pkg.name, 'chwire');
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './codec', './web']);
+  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './arrow', './codec', './compat', './web']);
   for (const [sub, t] of Object.entries(pkg.exports)) {
     // `types` must come first: TypeScript takes the first matching condition.
     assert.equal(Object.keys(t)[0], 'types', `exports["${sub}"]: "types" must be the first condition`);
@@ -263,6 +264,21 @@ test('every exports target, main and types exist on disk; nothing but the three 
   for (const p of [pkg.main, pkg.types]) assert.ok(p !== undefined && existsSync(dist(p)), `${p} does not exist`);
   // Deep imports are closed: users cannot come to depend on internal module paths.
   await assert.rejects(import('chwire/dist/src/errors.js' as string), (e: NodeJS.ErrnoException) => e.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED');
+});
+
+test('chwire/arrow: apache-arrow an optional peer, imported by chwire/arrow alone', async () => {
+  assert.ok(pkg.peerDependencies?.['apache-arrow'] !== undefined, 'apache-arrow must be a peerDependency');
+  assert.equal(pkg.peerDependenciesMeta?.['apache-arrow']?.optional, true, 'peerDependenciesMeta["apache-arrow"].optional must be true');
+  assert.equal(pkg.dependencies?.['apache-arrow'], undefined);
+  for (const entry of ['.', './codec', './web', './compat']) {
+    const found = nonRelative(walk(dist(pkg.exports[entry]!.import)), (r) => r.specifier === 'apache-arrow' || r.specifier.startsWith('apache-arrow/'));
+    assert.deepEqual(found, [], `${entry} must not load apache-arrow`);
+  }
+  const arrowImports = nonRelative(walk(dist(pkg.exports['./arrow']!.import)), (r) => !isBuiltin(r.specifier));
+  assert.ok(arrowImports.length > 0 && arrowImports.every((s) => / → apache-arrow$/.test(s)), arrowImports.join('\n'));
+  const mod = await import('chwire/arrow' as string) as Record<string, unknown>;
+  assert.equal(typeof mod.toArrow, 'function');
+  assert.equal(typeof mod.arrowBatches, 'function');
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -63,6 +63,12 @@ test('chwire: client options, results and errors type-check as documented', () =
   assert.ok(!files.some((f) => f.startsWith('src/')), 'the check must use the .d.ts files, not the sources');
 });
 
+test('chwire/arrow: toArrow, arrowBatches and the column helpers type-check in a strict project', () => {
+  const { diagnostics, program } = check('arrow-usage.ts', true);
+  assert.equal(diagnostics, '');
+  assert.ok(ours(program).includes('dist/src/arrow/index.d.ts'), "'chwire/arrow' did not resolve to the shipped declarations");
+});
+
 test('chwire/codec: codec API type-checks without @types/node', () => {
   const { diagnostics, program } = check('codec-usage.ts', false);
   assert.equal(diagnostics, '');

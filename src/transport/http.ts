@@ -7,15 +7,15 @@
 // the version probe, ping, KILL QUERY aside, which goes to the query's host) goes through the same
 // host selection and retry policy; a request is sent again under the same query id only when the
 // previous one cannot have reached a server (refused, or a reused socket that failed at once); a
-// closed transport sends nothing; waiting for a pooled socket counts against requestTimeout; idle
-// sockets are closed before the server's announced keep-alive timeout. A host that accepts a
-// request and sends no response head in time is checked with a short /ping (a slow query is not a
-// hung host): if that gets no answer either, the host leaves the rotation like a refusing one, the
-// requests still waiting on it are ended (reads go elsewhere), and only a /ping brings it back.
-// Every error names its host (`host`: the base URL without credentials) and, when the call gives
-// up, where its time went (`timings`); retries are bounded by the client's retry budget. A query the client gives up
-// on (AbortSignal, requestTimeout, a connection broken after sending) is also stopped on the
-// server (KILL QUERY), not only disconnected.
+// closed transport sends nothing; waiting for a pooled socket counts against requestTimeout (unless
+// requestTimeoutFrom is 'socket'); idle sockets are closed before the server's announced keep-alive
+// timeout. A host that accepts a request and sends no response head in time is checked with a
+// short /ping (a slow query is not a hung host): if that gets no answer either, the host leaves the
+// rotation like a refusing one, the requests still waiting on it are ended (reads go elsewhere),
+// and only a /ping brings it back. Every error names its host (`host`: the base URL without
+// credentials) and, when the call gives up, where its time went (`timings`); retries are bounded by
+// the client's retry budget. A query the client gives up on (AbortSignal, requestTimeout, a
+// connection broken after sending) is also stopped on the server (KILL QUERY), not only disconnected.
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
@@ -76,6 +76,13 @@ export interface HttpTransportOptions {
   agent?: unknown;
   /** Host state changes, for the client's log. */
   events?: TransportEvents | undefined;
+  /**
+   * Where requestTimeout starts for a response head: `'request'` (default) when the request is
+   * made, so the wait for a pooled socket counts; `'socket'` once a socket is assigned, so it does
+   * not (as @clickhouse/client counts it; chwire/compat sets this). Either way no retry starts
+   * once requestTimeout has passed since the call began.
+   */
+  requestTimeoutFrom?: 'request' | 'socket' | undefined;
 }
 
 const IDLE_SINCE = Symbol('chwire.idleSince');
@@ -444,7 +451,7 @@ export class HttpTransport implements Transport {
     }
     const exceptionTag = header(res, 'x-clickhouse-exception-tag');
     return {
-      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, url: host.url.href, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, url: host.url.href, headers: { ...res.headers }, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: exceptionTag !== undefined && exceptionTag !== '',
     };
   }
@@ -597,7 +604,7 @@ export class HttpTransport implements Transport {
         if (sentAlready) this.killQuery(host, r.queryId, r.traceparent);
       };
       r.signal?.addEventListener('abort', onAbort, { once: true });
-      if (r.headTimeout > 0) {
+      const armTimer = (): void => {
         timer = setTimeout(() => {
           if (waitingForSocket(req)) {
             const { inUse, limit } = poolUse(host.pool.agent, this.opts.maxOpenConnections);
@@ -620,7 +627,10 @@ export class HttpTransport implements Transport {
           this.killQuery(host, r.queryId, r.traceparent);
           if (!r.probe) this.suspectHost(host, msg);
         }, r.headTimeout);
-      }
+      };
+      // requestTimeoutFrom 'socket': armed on socket assignment (below), the pool's queue apart.
+      const fromSocket = this.opts.requestTimeoutFrom === 'socket';
+      if (r.headTimeout > 0 && !fromSocket) armTimer();
       const startBody = (): void => {
         if (settled || body === undefined || Buffer.isBuffer(body)) return;
         const src = Readable.from(body, { objectMode: false });
@@ -640,6 +650,7 @@ export class HttpTransport implements Transport {
       req.on('socket', (s: Socket) => {
         s.setTimeout(0);
         assignedAt = Date.now();
+        if (fromSocket && r.headTimeout > 0 && !settled && timer === undefined) armTimer();
         if (s.connecting) s.once('connect', () => { connectedAt = Date.now(); startBody(); });
         else { connectedAt = assignedAt; startBody(); }
       });

@@ -88,6 +88,8 @@ export interface TransportResponse {
   readonly host?: string | undefined;
   /** The base URL of the host that answered, without credentials (errors name it as their `host`), when the transport says. */
   readonly url?: string | undefined;
+  /** The response's HTTP headers as node:http gives them (names in lower case); HTTP (node:http) only. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>> | undefined;
   /**
    * The body. Iterating it reads from the network no faster than the consumer; leaving the loop
    * early cancels the request. Errors: ChwireServerError (exception written mid-body),

@@ -228,8 +228,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         if (opts.storeInserts === true) await storeNativeInsert(sql, received);
         body = new Uint8Array(0);
       }
-      else if (format === undefined) body = Buffer.from(await engineText(sql, 'TabSeparated'));
+      else if (format === undefined && ![...params.keys()].some((k) => k.startsWith('param_'))) body = Buffer.from(await engineText(sql, 'TabSeparated'));
       else {
+        // (A query without default_format, e.g. one whose SQL names its FORMAT, answers in TabSeparated
+        // unless it says otherwise, with its `param_*` bound all the same.)
         // The format settings the client may send, applied by the engine as a server would.
         const settings: Record<string, string> = {};
         for (const k of ['output_format_native_encode_types_in_binary_format', 'output_format_arrow_compression_method']) {
@@ -239,7 +241,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         // `param_*` are bound by the engine's binder, as a server does (26.x style only).
         const bound: Record<string, string> = {};
         for (const [k, v] of params) if (k.startsWith('param_')) bound[k.slice(6)] = v;
-        body = Object.keys(bound).length > 0 ? await engineBytesBound(sql, format, settings, bound) : await engineBytes(sql, format, settings);
+        body = Object.keys(bound).length > 0 ? await engineBytesBound(sql, format ?? 'TabSeparated', settings, bound) : await engineBytes(sql, format!, settings);
       }
     } catch (e) {
       fail(String((e as Error).message));

@@ -1,0 +1,208 @@
+// @clickhouse/client 1.x client options → chwire's ClientOptions, plus what chwire/compat keeps
+// for itself (the default session, JSON handling). Runtime-neutral.
+// Invariants: every official option is either mapped onto chwire's own, accepted because it
+// changes nothing chwire does, or refused with a ChwireConfigError that says why: never ignored
+// when it would change a result; no message quotes a URL, a password or a token.
+import { ChwireConfigError } from '../errors.js';
+import type { ClientOptions, Settings } from '../client/config.js';
+import type { Logger, LogLevel } from '../client/observe/logger.js';
+
+/** ClickHouse settings as the official client takes them (a value undefined is not sent). */
+export type ClickHouseSettings = Record<string, string | number | boolean | bigint | { toString(): string } | undefined>;
+
+export interface JSONHandling {
+  parse(text: string): unknown;
+  stringify(value: unknown): string;
+}
+
+/** The official log levels (`ClickHouseLogLevel`). */
+export const ClickHouseLogLevel = { TRACE: 0, DEBUG: 1, INFO: 2, WARN: 3, ERROR: 4, OFF: 127 } as const;
+export type ClickHouseLogLevel = (typeof ClickHouseLogLevel)[keyof typeof ClickHouseLogLevel];
+
+/** A log line as the official client's Logger receives it. */
+export interface LogParams { module: string; message: string; args?: Record<string, unknown>; err?: Error }
+export interface OfficialLogger {
+  trace(p: LogParams): void;
+  debug(p: LogParams): void;
+  info(p: LogParams): void;
+  warn(p: LogParams): void;
+  error(p: LogParams & { err: Error }): void;
+}
+
+type CodecOption = boolean | { codec: 'gzip' | 'deflate' | 'br' | 'zstd' };
+
+export interface ClickHouseClientConfigOptions {
+  url?: string | URL;
+  /** @deprecated in the official client: use url. */
+  host?: string;
+  pathname?: string;
+  request_timeout?: number;
+  max_open_connections?: number;
+  compression?: { response?: CodecOption; request?: CodecOption };
+  username?: string;
+  password?: string;
+  access_token?: string;
+  application?: string;
+  database?: string;
+  clickhouse_settings?: ClickHouseSettings;
+  log?: { LoggerClass?: new () => OfficialLogger; level?: ClickHouseLogLevel };
+  session_id?: string;
+  role?: string | string[];
+  /** @deprecated in the official client: use http_headers. */
+  additional_headers?: Record<string, string>;
+  http_headers?: Record<string, string>;
+  keep_alive?: { enabled?: boolean; idle_socket_ttl?: number; eagerly_destroy_stale_sockets?: boolean };
+  json?: Partial<JSONHandling>;
+  tls?: { ca_cert: Uint8Array | string; cert?: Uint8Array | string; key?: Uint8Array | string };
+  http_agent?: { destroy(): void };
+  set_basic_auth_header?: boolean;
+  capture_enhanced_stack_trace?: boolean;
+}
+
+/** Official options chwire cannot honour, and why. */
+const REFUSED: Readonly<Record<string, string>> = {
+  tracer: 'chwire traces with OpenTelemetry itself: use chwire\'s createClient({ tracing }) instead',
+  use_multipart_params: 'chwire sends query parameters in the URL only',
+  use_multipart_params_auto: 'chwire sends query parameters in the URL only',
+  max_response_headers_size: 'chwire uses node:http\'s default header size limit',
+  connection: 'chwire/compat runs on chwire\'s own transport',
+  impl: 'chwire/compat runs on chwire\'s own transport',
+};
+
+const KNOWN = new Set(['url', 'host', 'pathname', 'request_timeout', 'max_open_connections', 'compression', 'username', 'password', 'access_token',
+  'application', 'database', 'clickhouse_settings', 'log', 'session_id', 'role', 'additional_headers', 'http_headers', 'keep_alive', 'json', 'tls',
+  'http_agent', 'set_basic_auth_header', 'capture_enhanced_stack_trace']);
+
+export interface CompatConfig {
+  /** Options for chwire's createClientWith. */
+  chwire: ClientOptions;
+  /** The client's session (each call's session_id replaces it). */
+  sessionId: string | undefined;
+  json: JSONHandling;
+  /** Whether responses come compressed (exec's decompress_response_stream: false cannot be honoured then). */
+  responseCompression: boolean;
+}
+
+/** Turns the official options into chwire's; `userAgent` is the header value to send (the entry knows the runtime). */
+export function compatConfig(o: ClickHouseClientConfigOptions, userAgent: (application: string | undefined) => string): CompatConfig {
+  if (typeof o !== 'object' || o === null) throw new ChwireConfigError('createClient takes an options object');
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined) continue;
+    const why = REFUSED[k];
+    if (why !== undefined) throw new ChwireConfigError(`chwire/compat cannot honour option ${k}: ${why}`);
+    if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)} (chwire/compat takes the options of @clickhouse/client 1.x)`);
+  }
+  if (o.set_basic_auth_header === false) {
+    throw new ChwireConfigError('chwire/compat cannot honour set_basic_auth_header: false: it always authenticates each request (X-ClickHouse-User/Key, or access_token as Bearer), and refuses an Authorization header of yours');
+  }
+  const out: ClientOptions & { url?: string } = {};
+  out.url = baseUrl(o.url ?? o.host, o.pathname);
+  if (o.username !== undefined) out.username = o.username;
+  if (o.password !== undefined) out.password = o.password;
+  if (o.access_token !== undefined) {
+    if (o.username !== undefined || o.password !== undefined) throw new ChwireConfigError('options access_token and username/password are exclusive: use one authentication method');
+    out.accessToken = o.access_token;
+  }
+  // The official client sends no database parameter for 'default' (the user's own default applies).
+  if (o.database !== undefined && o.database !== 'default') out.database = o.database;
+  out.requestTimeout = o.request_timeout ?? 30_000;
+  if (o.max_open_connections !== undefined) {
+    if (!Number.isSafeInteger(o.max_open_connections)) throw new ChwireConfigError(`chwire/compat needs max_open_connections as a whole number of sockets, got ${String(o.max_open_connections)}`);
+    out.maxOpenConnections = o.max_open_connections;
+  }
+  const ka = o.keep_alive;
+  if (ka !== undefined) {
+    if (ka.enabled !== undefined) out.keepAlive = ka.enabled;
+    if (ka.idle_socket_ttl !== undefined) out.idleSocketTtl = ka.idle_socket_ttl;
+    // eagerly_destroy_stale_sockets: chwire always drops a socket idle past its limit before using it.
+  }
+  const c = o.compression;
+  let responseCompression = false;
+  if (c !== undefined) {
+    const resp = codecOf('compression.response', c.response);
+    const req = codecOf('compression.request', c.request);
+    responseCompression = resp !== undefined;
+    out.compression = { ...(resp !== undefined ? { response: resp } : {}), ...(req !== undefined ? { request: req } : {}) };
+  }
+  if (o.clickhouse_settings !== undefined) out.settings = settingsOf(o.clickhouse_settings);
+  if (o.role !== undefined) out.role = o.role;
+  const headers = { ...(o.additional_headers ?? {}), ...(o.http_headers ?? {}) };
+  // As in the official client, its User-Agent wins over one given in http_headers.
+  for (const k of Object.keys(headers)) if (k.toLowerCase() === 'user-agent') delete headers[k];
+  headers['User-Agent'] = userAgent(o.application);
+  out.httpHeaders = headers;
+  if (o.tls !== undefined) out.tls = { ca: o.tls.ca_cert, ...(o.tls.cert !== undefined ? { cert: o.tls.cert } : {}), ...(o.tls.key !== undefined ? { key: o.tls.key } : {}) };
+  if (o.http_agent !== undefined) out.agent = o.http_agent;
+  if (o.log !== undefined) {
+    const logged = loggerOf(o.log);
+    if (logged !== undefined) { out.logger = logged.logger; out.logLevel = logged.level; }
+  }
+  return {
+    chwire: out,
+    sessionId: o.session_id,
+    json: { parse: o.json?.parse ?? JSON.parse, stringify: o.json?.stringify ?? JSON.stringify },
+    responseCompression,
+  };
+}
+
+function baseUrl(url: string | URL | undefined, pathname: string | undefined): string {
+  if (url === undefined) {
+    if (pathname === undefined) return 'http://localhost:8123';
+    url = 'http://localhost:8123';
+  }
+  let u: URL;
+  try {
+    u = new URL(String(url));
+  } catch {
+    throw new ChwireConfigError('option url is not a valid URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new ChwireConfigError(`chwire/compat connects to http:// and https:// servers, as the official client does (got ${u.protocol}); the embedded engine (chdb://) is chwire's own createClient's`);
+  }
+  if (u.search !== '') {
+    throw new ChwireConfigError('chwire/compat does not read options from the URL\'s query string (the official client does): pass them as options');
+  }
+  if (pathname !== undefined) u.pathname = pathname;
+  return u.toString();
+}
+
+function codecOf(name: string, v: CodecOption | undefined): true | 'gzip' | 'deflate' | 'br' | 'zstd' | undefined {
+  if (v === undefined || v === false) return undefined;
+  if (v === true) return true;
+  if (typeof v === 'object' && v !== null && typeof v.codec === 'string') return v.codec;
+  throw new ChwireConfigError(`option ${name} must be a boolean or { codec }`);
+}
+
+/** Settings as chwire renders them; undefined values are left out (the official client sends none for them). */
+export function settingsOf(s: ClickHouseSettings | undefined): Settings {
+  const out: Record<string, string | number | boolean | bigint> = {};
+  for (const [k, v] of Object.entries(s ?? {})) {
+    if (v === undefined) continue;
+    // SettingsMap (and any object) is sent as its toString(), as the official client does.
+    out[k] = typeof v === 'object' ? String(v) : v;
+  }
+  return out;
+}
+
+const LEVELS: Readonly<Record<number, LogLevel>> = { 0: 'debug', 1: 'debug', 2: 'info', 3: 'warn', 4: 'error', 127: 'silent' };
+
+/** The official `log` option as a chwire logger: its LoggerClass receives chwire's lines as { module, message, args, err }. */
+function loggerOf(log: NonNullable<ClickHouseClientConfigOptions['log']>): { logger: Logger; level: LogLevel } | undefined {
+  const level = LEVELS[log.level ?? ClickHouseLogLevel.WARN];
+  if (level === undefined) throw new ChwireConfigError(`option log.level must be a ClickHouseLogLevel, got ${String(log.level)}`);
+  if (log.LoggerClass === undefined) return undefined;
+  const target = new log.LoggerClass();
+  const line = (fields: Record<string, unknown>, message: string): LogParams => {
+    const err = fields['error'];
+    return { module: 'chwire', message, args: fields, ...(err instanceof Error ? { err } : {}) };
+  };
+  return {
+    level,
+    logger: {
+      debug: (fields: Record<string, unknown>, message: string) => target.debug(line(fields, message)),
+      info: (fields: Record<string, unknown>, message: string) => target.info(line(fields, message)),
+      warn: (fields: Record<string, unknown>, message: string) => target.warn(line(fields, message)),
+      error: (fields: Record<string, unknown>, message: string) => { const l = line(fields, message); target.error({ ...l, err: l.err ?? new Error(message) }); },
+    } as unknown as Logger,
+  };
+}
