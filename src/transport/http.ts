@@ -185,6 +185,12 @@ interface Spent {
 /** How long a /ping checking a host suspected of hanging may take, by default. */
 const PROBE_TIMEOUT_MS = 2000;
 
+/**
+ * A timed-out request makes its host suspect only when the host had it for at least this long (or
+ * half the timeout, if shorter): connecting, or waiting for the head once connected.
+ */
+const HOST_BLAME_MS = 1000;
+
 /** A failure's retry classification, carried on the error it belongs to. */
 const FAILURE = Symbol('chwire.failure');
 function failureOf(e: unknown): Failure {
@@ -614,18 +620,21 @@ export class HttpTransport implements Transport {
           // An insert whose source is stalled times that out itself (ending its body cleanly).
           if (r.inputPending?.() === true) { timer!.refresh(); return; }
           const now = Date.now();
+          // The host is only blamed for time it had: a request that spent its time in the pool's
+          // queue and got its socket a moment ago says nothing about the host.
+          const hostHad = Math.min(HOST_BLAME_MS, r.headTimeout / 2);
           if (req.socket?.connecting === true) {
             // Nothing was sent: the host takes no connection (a dropped SYN, a full backlog).
             const msg = `could not connect to ${host.where} within ${r.headTimeout} ms (${r.timeoutLabel}): ${waitText(now)}`;
             const e = new ChwireTimeoutError(msg, { queryId: r.queryId, host: url });
             failNow(e);
-            if (!r.probe) this.markHung(host, msg, e);
+            if (!r.probe && now - assignedAt >= hostHad) this.markHung(host, msg, e);
             return;
           }
           const msg = `no response from ${host.where} within ${r.headTimeout} ms (${r.timeoutLabel}): ${waitText(now)}`;
           failNow(new ChwireTimeoutError(msg, { queryId: r.queryId, host: url }));
           this.killQuery(host, r.queryId, r.traceparent);
-          if (!r.probe) this.suspectHost(host, msg);
+          if (!r.probe && now - connectedAt >= hostHad) this.suspectHost(host, msg);
         }, r.headTimeout);
       };
       // requestTimeoutFrom 'socket': armed on socket assignment (below), the pool's queue apart.
