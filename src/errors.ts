@@ -18,19 +18,43 @@ export type ChwireErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 export interface ChwireErrorOptions {
   cause?: unknown;
-  queryId?: string;
+  queryId?: string | undefined;
+  /** The host the error came from: its base URL, without credentials (as `client.hosts()[].url`). */
+  host?: string | undefined;
+}
+
+/** Where a call's time went, on an error of a call that gave up or failed (HTTP). */
+export interface CallTimings {
+  /** Attempts made (1 when it was not retried). */
+  readonly attempts: number;
+  /** The hosts the attempts went to, in order (base URLs without credentials; one per attempt and failover). */
+  readonly hosts: readonly string[];
+  /** Milliseconds spent waiting for a connection: a free pooled socket, then connecting. */
+  readonly connectionMs: number;
+  /** Milliseconds spent waiting for the server once connected (request sent, until its answer or the error). */
+  readonly serverMs: number;
+  /** Milliseconds spent between attempts (retry backoff). */
+  readonly backoffMs: number;
 }
 
 export class ChwireError extends Error {
   readonly code: ChwireErrorCode;
   readonly queryId: string | undefined;
+  /**
+   * The host the error came from (server errors, connection failures, timeouts of the HTTP
+   * transports): its base URL without credentials, as `client.hosts()[].url` shows it.
+   */
+  readonly host: string | undefined;
   /** When the call was tried several times (retry option): the earlier attempts' errors, oldest first. */
   declare readonly earlierAttempts?: readonly unknown[];
+  /** Where the call's time went (HTTP): attempts, hosts, waits for a connection and for the server. */
+  declare readonly timings?: CallTimings;
 
   constructor(code: ChwireErrorCode, message: string, options: ChwireErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.queryId = options.queryId;
+    this.host = options.host;
     Object.defineProperty(this, BRAND, { value: true });
   }
 
@@ -135,8 +159,12 @@ export class ChwireServerError extends ChwireError {
   readonly status: number | undefined;
   /** The message exactly as the server wrote it. */
   readonly serverMessage: string;
-  constructor(serverMessage: string, details: { serverCode: number; serverName?: string | undefined; status?: number | undefined }, options?: ChwireErrorOptions) {
-    super(ERROR_CODES.server, serverMessage.trim(), options);
+  /**
+   * `message` is the server's text, followed by ` (host <url>)` when the host is known; a call that
+   * was retried puts its summary first (`after 3 attempts on …: `), with the last attempt's error as `cause`.
+   */
+  constructor(serverMessage: string, details: { serverCode: number; serverName?: string | undefined; status?: number | undefined }, options?: ChwireErrorOptions & { prefix?: string }) {
+    super(ERROR_CODES.server, `${options?.prefix ?? ''}${serverMessage.trim()}${options?.host !== undefined ? ` (host ${options.host})` : ''}`, options);
     this.serverCode = details.serverCode;
     this.serverName = details.serverName;
     this.status = details.status;

@@ -32,6 +32,7 @@ export type { HostStatus, LoadBalancing } from './transport/hosts.js';
 export type { RetryOptions } from './transport/retry.js';
 export type { TracingOptions, TracingTracer, TracingSpan } from './client/observe/tracing.js';
 export type { Logger, LogLevel } from './client/observe/logger.js';
+export type { RetryBudgetOptions } from './transport/retry-budget.js';
 export type { DecodeOptions, ValueOptions } from './plan/options.js';
 export type { ColumnInfo, Row } from './stream-decoder.js';
 export {
@@ -39,4 +40,4 @@ export {
   ChwireConnectionError, ChwireTimeoutError, ChwireAbortError, ChwireConfigError,
   isChwireError, ERROR_CODES,
 } from './errors.js';
-export type { ChwireErrorCode } from './errors.js';
+export type { ChwireErrorCode, CallTimings } from './errors.js';

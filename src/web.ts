@@ -98,4 +98,4 @@ export {
   ChwireConnectionError, ChwireTimeoutError, ChwireAbortError, ChwireConfigError,
   isChwireError, ERROR_CODES,
 } from './errors.js';
-export type { ChwireErrorCode } from './errors.js';
+export type { ChwireErrorCode, CallTimings } from './errors.js';

@@ -262,3 +262,111 @@ test('host selection (unit): order by policy, up hosts first, one probe after th
   assert.throws(() => createClient({ hostCooldown: -1 }), ChwireConfigError);
   assert.throws(() => createClient({ maxOpenConnections: 0 }), ChwireConfigError);
 });
+
+test('host selection (unit): a suspect host is skipped without an event; a hung one gets a /ping as its probe, never a request', () => {
+  let now = 0;
+  const due: number[] = [];
+  const hosts = [0, 1].map((i) => new HostState(new URL(`http://h${i}:8123`), i, undefined));
+  const set = new HostSet(hosts, 'in-order', 1000, Math.random, () => now, (h) => { due.push(h.index); });
+  assert.ok(set.suspect(hosts[0]!));
+  assert.ok(!set.suspect(hosts[0]!), 'one check at a time');
+  assert.deepEqual(set.order().map((h) => h.index), [1, 0], 'suspect: last');
+  assert.equal(hosts[0]!.up, true);
+  set.cleared(hosts[0]!);
+  assert.deepEqual(set.order().map((h) => h.index), [0, 1], 'only slow: back first');
+  set.suspect(hosts[0]!);
+  set.hung(hosts[0]!, 'no response head; /ping got no answer either');
+  assert.equal(hosts[0]!.up, false);
+  assert.deepEqual(set.order().map((h) => h.index), [1, 0]);
+  now = 1000;
+  assert.deepEqual(set.order().map((h) => h.index), [1, 0], 'its cooldown over, a hung host is not handed a request');
+  assert.deepEqual(due, [0], 'a /ping probes it instead');
+  set.order();
+  assert.deepEqual(due, [0], 'one probe at a time');
+  set.reached(hosts[0]!);
+  assert.equal(hosts[0]!.up, true);
+  assert.equal(hosts[0]!.lastError, undefined, 'lastError cleared when the host is back');
+  assert.deepEqual(set.order().map((h) => h.index), [0, 1]);
+});
+
+test('a host that accepts connections and never answers leaves the rotation; only a /ping brings it back', async () => {
+  // Accepts and reads, answers nothing; once `healed`, new connections are piped to `a`.
+  let healed = false;
+  const held = new Set<net.Socket>();
+  const hang = net.createServer((s) => {
+    if (healed) { const u = net.connect(Number(new URL(a.url).port), '127.0.0.1'); s.pipe(u).pipe(s); s.on('error', () => u.destroy()); u.on('error', () => s.destroy()); return; }
+    held.add(s);
+    s.on('data', () => undefined);
+    s.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => hang.listen(0, '127.0.0.1', () => r()));
+  const hangUrl = `http://127.0.0.1:${(hang.address() as net.AddressInfo).port}`;
+  const c = createClient({ url: [hangUrl, b.url], loadBalancing: 'round-robin', requestTimeout: 400, hostCooldown: 500, retry: false });
+  try {
+    let failed = 0;
+    for (let i = 0; i < 12; i++) {
+      try { assert.equal(await c.fetchValue(`SELECT ${i} AS x /* hang-1 */`), i); } catch (e) {
+        failed++;
+        assert.ok(e instanceof ChwireTimeoutError && e.host === new URL(hangUrl).href, String(e));
+      }
+    }
+    assert.equal(failed, 1, 'one call pays the timeout, the rest go to the live host');
+    for (let i = 0; i < 20 && c.hosts()[0]!.up; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(c.hosts()[0]!.up, false);
+    assert.match(c.hosts()[0]!.lastError ?? '', /no response from .* within 400 ms[\s\S]*GET \/ping got no answer either/);
+    // The cooldown passes: a /ping (no answer) keeps it down; the calls keep going to `b`.
+    await new Promise((r) => setTimeout(r, 600));
+    for (let i = 0; i < 4; i++) assert.equal(await c.fetchValue(`SELECT ${i} AS x /* hang-2 */`), i);
+    assert.equal(count(b, '/* hang-2 */'), 4);
+    healed = true;
+    for (const s of held) s.destroy();
+    const deadline = Date.now() + 5000;
+    while (!c.hosts()[0]!.up && Date.now() < deadline) { await c.fetchValue('SELECT 1 AS x'); await new Promise((r) => setTimeout(r, 100)); }
+    assert.equal(c.hosts()[0]!.up, true);
+    assert.equal(c.hosts()[0]!.lastError, undefined);
+    for (let i = 0; i < 4; i++) assert.equal(await c.fetchValue(`SELECT ${i} AS x /* hang-3 */`), i);
+    assert.equal(count(a, '/* hang-3 */'), 2, 'back in the rotation');
+  } finally {
+    await c.close();
+    for (const s of held) s.destroy();
+    await new Promise<void>((r) => hang.close(() => r()));
+  }
+});
+
+test('retry budget: under sustained 202s retries stop amplifying (≤ 20 % of calls + 10), without it every call is sent 3 times', async () => {
+  const calls = 100;
+  const run = async (budget: boolean): Promise<{ sent: number; errors: unknown[] }> => {
+    const marker = `/* budget-${String(budget)} */`;
+    a.fault(marker, { kind: 'status', status: 500, code: 202 });
+    const c = createClient({ url: a.url, retry: { attempts: 3, baseDelay: 1, maxDelay: 2, ...(budget ? {} : { budget: false }) } });
+    try {
+      const errors = await Promise.all(Array.from({ length: calls }, () => c.fetchValue(`SELECT 1 AS x ${marker}`).then(() => undefined, (e: unknown) => e)));
+      return { sent: count(a, marker), errors };
+    } finally {
+      await c.close();
+    }
+  };
+  const without = await run(false);
+  const withBudget = await run(true);
+  assert.equal(without.sent, 3 * calls);
+  assert.ok(withBudget.sent <= calls + 10 + 0.2 * calls, `${withBudget.sent} requests for ${calls} calls`);
+  assert.ok(withBudget.sent > calls, 'some retries are still made');
+  assert.ok(withBudget.errors.every((e) => e instanceof ChwireServerError && e.serverCode === 202));
+  assert.ok(withBudget.errors.some((e) => /not retried: the retry budget \(retries at most 20 % of calls \+ 10 per 10000 ms\) is spent/.test((e as Error).message)));
+});
+
+test('an error after retries says so: attempts, hosts, where the time went, the last error as cause', async () => {
+  const c = createClient({ url: [a.url, b.url], loadBalancing: 'round-robin', retry: { attempts: 3, baseDelay: 1, maxDelay: 2 } });
+  a.script('/* summary-1 */', [{ kind: 'status', status: 500, code: 202 }, { kind: 'status', status: 500, code: 202 }]);
+  b.script('/* summary-1 */', [{ kind: 'status', status: 500, code: 202 }, { kind: 'status', status: 500, code: 202 }]);
+  const e = await c.fetchValue('SELECT 1 AS x /* summary-1 */').then(() => undefined, (x: unknown) => x);
+  await c.close();
+  assert.ok(e instanceof ChwireServerError && e.serverCode === 202, String(e));
+  const [ua, ub] = [new URL(a.url).href, new URL(b.url).href];
+  assert.match(e.message, /^after 3 attempts on http:\/\/127\.0\.0\.1:\d+\/, http:\/\/127\.0\.0\.1:\d+\/ \(\d+ ms waiting for connections, \d+ ms for the server, \d+ ms between attempts\): Code: 202\./);
+  assert.ok(e.cause instanceof ChwireServerError && e.cause.serverCode === 202 && e.cause.host === e.host);
+  assert.equal(e.earlierAttempts?.length, 2);
+  assert.equal(e.timings?.attempts, 3);
+  assert.deepEqual(new Set(e.timings?.hosts), new Set([ua, ub]));
+  assert.ok(e.message.endsWith(`(host ${e.host})`));
+});

@@ -120,9 +120,9 @@ class ChwireClient implements Client, ClientCore {
   }
 
   /** Opens the observation of a call (undefined when nothing observes it: logger, tracing, channel, onProgress). */
-  private async begin(kind: string, sql: string | undefined, queryId: string, opts: CallOptions, table?: string): Promise<Call | undefined> {
+  private async begin(kind: string, sql: string | undefined, queryId: string, opts: CallOptions, table?: string, parent?: Call): Promise<Call | undefined> {
     if (this.obs.loading) await this.obs.tracing!.ready();
-    return this.obs.begin(kind, sql, queryId, opts, table);
+    return this.obs.begin(kind, sql, queryId, opts, table, parent);
   }
 
   async request(req: TransportRequest, call: Call | undefined = req.queryId !== undefined ? this.calls.get(req.queryId) : undefined): Promise<TransportResponse> {
@@ -138,6 +138,8 @@ class ChwireClient implements Client, ClientCore {
     if (call === undefined) return run(undefined);
     this.calls.set(queryId, call);
     try {
+      // The version probe, if this call is the one that makes it, carries the call's trace context.
+      await this.capabilities((opts as { signal?: AbortSignal }).signal, call);
       const out = await run(queryId);
       call.end(undefined, rowsOf(out), summaryOf(out));
       return out;
@@ -149,9 +151,10 @@ class ChwireClient implements Client, ClientCore {
     }
   }
 
-  async capabilities(signal?: AbortSignal): Promise<{ info: ServerInfo; caps: Capabilities }> {
+  /** `call`: the observed call the version probe (when one is needed) is made for: it carries its traceparent. */
+  async capabilities(signal?: AbortSignal, call?: Call): Promise<{ info: ServerInfo; caps: Capabilities }> {
     if (this.closed) throw new ChwireConfigError('the client is closed');
-    const info = await this.transport.server(signal);
+    const info = await this.transport.server(signal, call?.traceparent());
     return { info, caps: capabilitiesOf(info) };
   }
 
@@ -193,7 +196,7 @@ class ChwireClient implements Client, ClientCore {
     // A statement's own FORMAT clause would override the format this call asks for (format-clause.ts).
     const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format);
     if (clause !== undefined) throw clause;
-    const { info, caps } = await this.capabilities(opts.signal);
+    const { info, caps } = await this.capabilities(opts.signal, call);
     const params = await this.queryParams(opts, caps, info, sql);
     const surface = this.surface(opts, caps, info);
     const raw = format !== null && format !== '';
@@ -274,6 +277,16 @@ class ChwireClient implements Client, ClientCore {
 
   streamRaw(sql: string, opts: RawOptions): RawStream {
     checkCallOptions('streamRaw', opts);
+    return this.rawWith(sql, opts, 'streamRaw', undefined);
+  }
+
+  internalRaw(sql: string, opts: RawOptions, kind: string, parentQueryId: string | undefined): RawStream {
+    const parent = parentQueryId !== undefined ? this.calls.get(parentQueryId) : undefined;
+    return this.rawWith(sql, opts, kind, parent ?? null);
+  }
+
+  /** `parent`: undefined for the app's streamRaw; the call served (null: none observed) for the client's own query. */
+  private rawWith(sql: string, opts: RawOptions, kind: string, parent: Call | null | undefined): RawStream {
     if (typeof opts?.format !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.format)) {
       throw new ChwireConfigError(`streamRaw needs an output format name, e.g. { format: 'CSVWithNames' }, got ${JSON.stringify(opts?.format)}`);
     }
@@ -281,7 +294,8 @@ class ChwireClient implements Client, ClientCore {
     if (mode !== 'detect' && mode !== 'wait') throw new ChwireConfigError(`option appendedExceptions must be 'detect' or 'wait', got ${JSON.stringify(mode)}`);
     const queryId = opts.queryId ?? newQueryId();
     const s = new RawStreamImpl(async () => {
-      const call = await this.begin('streamRaw', sql, queryId, opts);
+      // The client's own query is observed only as the child of an observed call.
+      const call = parent === null ? undefined : await this.begin(kind, sql, queryId, opts, undefined, parent);
       try {
         // 'wait': the server finishes the query before the first byte, so an exception is an HTTP error.
         const { response, release } = await this.send(sql, mode === 'wait' ? { ...opts, settings: { ...opts.settings, wait_end_of_query: 1 } } : opts, opts.format, queryId, call);

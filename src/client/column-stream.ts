@@ -86,7 +86,7 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
         // Chunks of a block still arriving give no batch: a turn now and then all the same.
         if (turns.due()) await turns.turn();
       }
-      const appended = trailingServerError(q.response.tailText(), this.queryId);
+      const appended = trailingServerError(q.response.tailText(), this.queryId, q.response.url);
       if (appended !== undefined) throw appended;
       for (const bytes of hold.drain()) {
         for (const batch of await decode(bytes)) {

@@ -73,7 +73,7 @@ export async function openColumns(core: ClientCore, sql: string, opts: ColumnsOp
 
 /** A decode failure where the body carries an appended `Code: …` is the server's error. */
 export function explainDecodeError(e: unknown, response: TransportResponse, queryId: string | undefined): unknown {
-  return (e instanceof ChwireDecodeError ? appendedServerError(response.tailText(), queryId) : undefined) ?? e;
+  return (e instanceof ChwireDecodeError ? appendedServerError(response.tailText(), queryId, response.url) : undefined) ?? e;
 }
 
 /** Whether the reported types need the query's DESCRIBE to get their zones back. */
@@ -99,7 +99,7 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
         for (let k = 0; k < safe.length; k++) collector.push(safe[k]!);
         if (turns.due()) await turns.turn();
       }
-      const appended = trailingServerError(q.response.tailText(), queryId);
+      const appended = trailingServerError(q.response.tailText(), queryId, q.response.url);
       if (appended !== undefined) throw appended;
       for (const c of hold.drain()) collector.push(c);
       result = collector.finish();

@@ -50,6 +50,11 @@ export interface ClientCore {
   readonly requestTimeout: number;
   readonly schemas: SchemaCache;
   streamRaw(sql: string, opts: RawOptions): RawStream;
+  /**
+   * The client's own query for the call `parentQueryId` (an insert's DESCRIBE): streamRaw observed
+   * as `kind`, as that call's child (its span's child; `parentQueryId` on the channel), never as a call of the app's.
+   */
+  internalRaw(sql: string, opts: RawOptions, kind: string, parentQueryId: string | undefined): RawStream;
   capabilities(signal?: AbortSignal): Promise<{ info: ServerInfo; caps: Capabilities }>;
   settingsFor(opts: { settings?: Settings | undefined }, auto?: Record<string, string>): Record<string, string>;
   lock(sessionId: string | undefined): Promise<() => void>;

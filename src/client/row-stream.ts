@@ -257,7 +257,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
         }
         if (turns.due()) await turns.turn();
       }
-      const appended = trailingServerError(q.response.tailText(), this.queryId);
+      const appended = trailingServerError(q.response.tailText(), this.queryId, q.response.url);
       if (appended !== undefined) throw appended;
       for (const bytes of hold.drain()) {
         let part = decodeBytes(bytes);
@@ -284,7 +284,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
   /** A decode failure at the end of a body that carries an appended `Code: …` is the server's error. */
   private explain(e: unknown, response: TransportResponse): unknown {
     if (!(e instanceof ChwireDecodeError)) return e;
-    return appendedServerError(response.tailText(), this.queryId) ?? e;
+    return appendedServerError(response.tailText(), this.queryId, response.url) ?? e;
   }
 }
 

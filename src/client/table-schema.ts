@@ -26,7 +26,7 @@ export function schemaKey(core: ClientCore, table: string, sessionId: string | u
 }
 
 export async function tableSchema(
-  core: ClientCore, table: string, o: { sessionId?: string | undefined; signal?: AbortSignal | undefined },
+  core: ClientCore, table: string, o: { sessionId?: string | undefined; signal?: AbortSignal | undefined; queryId?: string | undefined },
   maxAge: number, since: number,
 ): Promise<TableSchema> {
   const key = schemaKey(core, table, o.sessionId);
@@ -37,14 +37,15 @@ export async function tableSchema(
   return { key, columns: await read, fresh: true };
 }
 
-async function describe(core: ClientCore, table: string, o: { sessionId?: string | undefined; signal?: AbortSignal | undefined }): Promise<TableColumn[]> {
+async function describe(core: ClientCore, table: string, o: { sessionId?: string | undefined; signal?: AbortSignal | undefined; queryId?: string | undefined }): Promise<TableColumn[]> {
   const [db, name] = splitTableName(table);
   const target = db !== undefined ? `${quoteIdentifier(db)}.${quoteIdentifier(name)}` : quoteIdentifier(name);
   // JSON lines (any server version, and single-shot on the embedded engine): one per column, in
   // table order, type names on one line as the server prints them.
   const chunks: Uint8Array[] = [];
   try {
-    for await (const c of core.streamRaw(`DESCRIBE TABLE ${target}`, { format: 'JSONEachRow', sessionId: o.sessionId, signal: o.signal })) chunks.push(c);
+    // Observed as the insert's child (kind `describe`), never as a streamRaw of the app's: `o.queryId` is the insert's.
+    for await (const c of core.internalRaw(`DESCRIBE TABLE ${target}`, { format: 'JSONEachRow', sessionId: o.sessionId, signal: o.signal }, 'describe', o.queryId)) chunks.push(c);
   } catch (e) {
     if (e instanceof ChwireServerError && (e.serverCode === 60 || e.serverCode === 81)) {
       throw new ChwireConfigError(`table ${table} not found${o.sessionId !== undefined ? ` (looked up in session ${o.sessionId})` : ''}`, { cause: e });

@@ -133,7 +133,7 @@ export async function* heldBody(response: TransportResponse, queryId: string | u
   const hold = new TailHold(response.exceptionsFramed === true || exceptionsApart ? 0 : HOLD_BYTES);
   try {
     for await (const chunk of response.body) yield* hold.push(chunk);
-    const appended = exceptionsApart ? undefined : trailingServerError(response.tailText(), queryId);
+    const appended = exceptionsApart ? undefined : trailingServerError(response.tailText(), queryId, response.url);
     if (appended !== undefined) {
       appended.message += hint;
       throw appended;

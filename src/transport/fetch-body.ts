@@ -19,6 +19,8 @@ export interface FetchBodyContext {
   signal: AbortSignal | undefined;
   /** Where the request went, for messages (never with credentials). */
   where: string;
+  /** The host's base URL without credentials, set as every error's `host`. */
+  host?: string | undefined;
   /** Called once when the body is given up on by abort or timeout (the server may still be running the query). */
   onGiveUp(): void;
 }
@@ -61,7 +63,7 @@ export function fetchBody(ctx: FetchBodyContext): FetchBody {
     cancelled = true;
     // Cancelling the reader closes the connection: a half-read response is never reused.
     reader?.cancel().catch(() => undefined);
-    ctx.abort(new ChwireAbortError('response cancelled', { queryId: ctx.queryId }));
+    ctx.abort(new ChwireAbortError('response cancelled', { queryId: ctx.queryId, host: ctx.host }));
   };
 
   // Read-ahead: a reader.read() is kept outstanding while fewer than READ_AHEAD_BYTES wait for the
@@ -107,14 +109,14 @@ export function fetchBody(ctx: FetchBodyContext): FetchBody {
 
   async function* iterate(): AsyncGenerator<Uint8Array> {
     if (reader === undefined) { finished = true; return; }
-    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason }));
+    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason, host: ctx.host }));
     if (ctx.signal?.aborted) onAbort();
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     // One no-progress timer, armed only while the consumer waits for the network: time the
     // consumer spends between pulls never counts, even though the read-ahead goes on meanwhile.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = (): void => {
-      if (ctx.timeoutMs > 0) timer = setTimeout(() => giveUp(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId })), ctx.timeoutMs);
+      if (ctx.timeoutMs > 0) timer = setTimeout(() => giveUp(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId, host: ctx.host })), ctx.timeoutMs);
     };
     try {
       for (;;) {
@@ -139,13 +141,13 @@ export function fetchBody(ctx: FetchBodyContext): FetchBody {
           if (timer !== undefined) { clearTimeout(timer); timer = undefined; }
         }
       }
-      if (cancelled) throw new ChwireAbortError('response cancelled', { queryId: ctx.queryId });
+      if (cancelled) throw new ChwireAbortError('response cancelled', { queryId: ctx.queryId, host: ctx.host });
       if (scanner !== undefined) {
         if (tagless) {
           for (const part of scanner.takeBlock()) yield part;
         } else {
           const msg = scanner.message();
-          if (msg !== undefined) throw serverErrorFromText(msg, res.status, ctx.queryId);
+          if (msg !== undefined) throw serverErrorFromText(msg, res.status, ctx.queryId, undefined, ctx.host);
         }
         for (const part of scanner.flush()) yield part;
       }
@@ -164,14 +166,14 @@ function bodyError(e: unknown, scanner: ExceptionFramingScanner | undefined, tai
   if (isChwireError(e)) return e;
   // 25.11+: the server aborts the transfer right after writing the exception block.
   const msg = scanner?.message();
-  if (msg !== undefined) return serverErrorFromText(msg, ctx.res.status, ctx.queryId);
+  if (msg !== undefined) return serverErrorFromText(msg, ctx.res.status, ctx.queryId, undefined, ctx.host);
   // No tag to look for (24.x–25.10, or a browser not shown X-ClickHouse-Exception-Tag): the block's
   // `__exception__` marker in the last bytes still names the server's error.
   const t = tail.text();
   const code = t.lastIndexOf('Code: ');
   if (code >= 0 && t.lastIndexOf('__exception__', code) >= 0 && /^Code: \d+/.test(t.slice(code))) {
     const message = t.slice(code).replace(/\n\d+ [^\n]*\r\n__exception__\r\n$/, '');
-    return serverErrorFromText(message, ctx.res.status, ctx.queryId);
+    return serverErrorFromText(message, ctx.res.status, ctx.queryId, undefined, ctx.host);
   }
-  return new ChwireConnectionError(`connection to ${ctx.where} closed before the response ended: ${(e as Error)?.message ?? String(e)}`, { queryId: ctx.queryId, cause: e });
+  return new ChwireConnectionError(`connection to ${ctx.where} closed before the response ended: ${(e as Error)?.message ?? String(e)}`, { queryId: ctx.queryId, cause: e, host: ctx.host });
 }

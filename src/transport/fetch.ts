@@ -17,6 +17,20 @@ import { parseVersion, SERVER_INFO_SQL, type ServerInfo, type Transport, type Tr
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
+/**
+ * The longest wait for the version probe's response head (the first request to a host): `SELECT
+ * version()` answers at once on a server that is there. In a browser page on another origin, that
+ * request is the first to need a CORS preflight, and a server that leaves the `OPTIONS` unanswered
+ * (18.16 with a query string in the URL) would otherwise hold the page for the whole requestTimeout.
+ */
+const PROBE_HEAD_TIMEOUT_MS = 10_000;
+
+/** The page's origin when this runs in a browser page or worker and `url` is on another one (CORS applies). */
+function crossOrigin(url: URL): string | undefined {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  return typeof origin === 'string' && origin !== 'null' && origin !== url.origin ? origin : undefined;
+}
+
 /** What this transport hands fetch as a body: the SQL text, one buffered body, or a stream. */
 type Body = string | Uint8Array | ArrayBuffer | ReadableStream<Uint8Array>;
 
@@ -65,17 +79,17 @@ export class FetchTransport implements Transport {
     return this.opts.requestStreams;
   }
 
-  server(signal?: AbortSignal): Promise<ServerInfo> {
+  server(signal?: AbortSignal, traceparent?: string): Promise<ServerInfo> {
     const host = this.hostList[this.current]!;
     if (host.info === undefined) {
-      host.info = this.probe(host, signal);
+      host.info = this.probe(host, signal, traceparent);
       host.info.catch(() => { host.info = undefined; });
     }
     return host.info;
   }
 
-  private async probe(host: Host, signal?: AbortSignal): Promise<ServerInfo> {
-    const res = await this.requestOn(host, { sql: SERVER_INFO_SQL, format: 'TabSeparated', signal, idempotent: true });
+  private async probe(host: Host, signal?: AbortSignal, traceparent?: string): Promise<ServerInfo> {
+    const res = await this.requestOn(host, { sql: SERVER_INFO_SQL, format: 'TabSeparated', signal, idempotent: true, traceparent }, true);
     const chunks: Uint8Array[] = [];
     for await (const c of res.body) chunks.push(c);
     return parseVersion(new TextDecoder().decode(concatBytes(chunks)));
@@ -85,7 +99,7 @@ export class FetchTransport implements Transport {
     const host = this.hostList[this.current]!;
     const { res } = await this.send(host, 'GET', `${host.url.pathname.replace(/\/$/, '')}/ping`, undefined, { signal });
     const text = await res.text().catch(() => '');
-    if (res.status !== 200) throw serverErrorFromText(text, res.status, undefined);
+    if (res.status !== 200) throw serverErrorFromText(text, res.status, undefined, undefined, host.url.href);
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {
@@ -109,7 +123,7 @@ export class FetchTransport implements Transport {
     throw lastError;
   }
 
-  private async requestOn(host: Host, req: TransportRequest): Promise<TransportResponse> {
+  private async requestOn(host: Host, req: TransportRequest, probe = false): Promise<TransportResponse> {
     const query: Record<string, string> = {};
     if (this.opts.database !== undefined && this.opts.database !== '') query['database'] = this.opts.database;
     if (req.format !== undefined) query['default_format'] = req.format;
@@ -127,18 +141,18 @@ export class FetchTransport implements Transport {
     }
     const path = `${host.url.pathname.replace(/\/$/, '')}/?${queryString(query, req.role)}`;
     req.events?.attempt?.(host.where, 0);
-    const { res, controller, clearTimer } = await this.send(host, 'POST', path, body, req);
+    const { res, controller, clearTimer } = await this.send(host, 'POST', path, body, req, probe);
     const queryId = res.headers.get('x-clickhouse-query-id') ?? req.queryId;
     if (res.status !== 200) {
       const text = await res.text().catch(() => '');
       clearTimer();
-      throw serverErrorFromText(text, res.status, queryId, res.headers.get('x-clickhouse-exception-code') ?? undefined);
+      throw serverErrorFromText(text, res.status, queryId, res.headers.get('x-clickhouse-exception-code') ?? undefined, host.url.href);
     }
     clearTimer();
     const b = fetchBody({
-      res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where,
+      res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where, host: host.url.href,
       abort: (reason) => controller.abort(reason),
-      onGiveUp: () => this.killQuery(host, queryId),
+      onGiveUp: () => this.killQuery(host, queryId, req.traceparent),
     });
     const summaryText = res.headers.get('x-clickhouse-summary');
     let summary: Record<string, string> | undefined;
@@ -146,7 +160,7 @@ export class FetchTransport implements Transport {
       try { summary = JSON.parse(summaryText) as Record<string, string>; } catch { summary = undefined; }
     }
     return {
-      queryId, summary, timezone: res.headers.get('x-clickhouse-timezone') ?? undefined, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: res.headers.get('x-clickhouse-timezone') ?? undefined, host: host.where, url: host.url.href, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: b.exceptionsFramed,
     };
   }
@@ -178,16 +192,17 @@ export class FetchTransport implements Transport {
    * it (closing the connection alone leaves a computing query running). Without the session and
    * without a signal; any failure is ignored.
    */
-  private killQuery(host: Host, queryId: string | undefined): void {
+  private killQuery(host: Host, queryId: string | undefined, traceparent: string | undefined): void {
     if (queryId === undefined || this.closed) return;
     const sql = `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC`;
-    void this.requestOn(host, { sql, format: 'TabSeparated', idempotent: false })
+    // With the traceparent of the call it stops.
+    void this.requestOn(host, { sql, format: 'TabSeparated', idempotent: false, traceparent })
       .then(async (r) => { for await (const _ of r.body) { /* drain */ } })
       .catch(() => undefined);
   }
 
   /** Sends one request and resolves with its response head; the timer runs until the caller clears it. */
-  private async send(host: Host, method: string, path: string, body: Body | undefined, r: Pick<TransportRequest, 'signal' | 'queryId' | 'httpHeaders' | 'traceparent'>): Promise<{ res: Response; controller: AbortController; clearTimer: () => void }> {
+  private async send(host: Host, method: string, path: string, body: Body | undefined, r: Pick<TransportRequest, 'signal' | 'queryId' | 'httpHeaders' | 'traceparent'>, probe = false): Promise<{ res: Response; controller: AbortController; clearTimer: () => void }> {
     if (r.signal?.aborted) throw new ChwireAbortError('query aborted by its AbortSignal before it was sent', { queryId: r.queryId, cause: r.signal.reason });
     // Asked before the timer starts (an accessToken function may take its time).
     const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: r.httpHeaders, accept: undefined });
@@ -198,12 +213,17 @@ export class FetchTransport implements Transport {
       if (failure !== undefined) return;
       failure = e;
       controller.abort(e);
-      this.killQuery(host, r.queryId);
+      this.killQuery(host, r.queryId, r.traceparent);
     };
-    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: r.queryId, cause: r.signal?.reason }));
+    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: r.queryId, cause: r.signal?.reason, host: host.url.href }));
     r.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = this.opts.requestTimeout > 0
-      ? setTimeout(() => giveUp(new ChwireTimeoutError(`no response from ${host.where} within ${this.opts.requestTimeout} ms (requestTimeout)`, { queryId: r.queryId })), this.opts.requestTimeout)
+    const page = crossOrigin(host.url);
+    const headTimeout = probe ? (this.opts.requestTimeout > 0 ? Math.min(this.opts.requestTimeout, PROBE_HEAD_TIMEOUT_MS) : PROBE_HEAD_TIMEOUT_MS) : this.opts.requestTimeout;
+    const timer = headTimeout > 0
+      ? setTimeout(() => {
+        const bound = probe ? `the version probe's limit, ${PROBE_HEAD_TIMEOUT_MS} ms, or requestTimeout if shorter` : 'requestTimeout';
+        giveUp(new ChwireTimeoutError(`no response from ${host.where} within ${headTimeout} ms (${bound})${page !== undefined ? corsHint(page) : ''}`, { queryId: r.queryId, host: host.url.href }));
+      }, headTimeout)
       : undefined;
     const clearTimer = (): void => {
       if (timer !== undefined) clearTimeout(timer);
@@ -221,7 +241,7 @@ export class FetchTransport implements Transport {
       clearTimer();
       if (failure !== undefined) throw failure;
       if (isChwireError(e)) throw e;
-      const err = new ChwireConnectionError(`request to ${host.where} failed: ${describe(e)}`, { queryId: r.queryId, cause: e });
+      const err = new ChwireConnectionError(`request to ${host.where} failed: ${describe(e)}${page !== undefined ? corsHint(page) : ''}`, { queryId: r.queryId, cause: e, host: host.url.href });
       (err as unknown as { beforeResponse: boolean }).beforeResponse = true;
       throw err;
     }
@@ -230,6 +250,16 @@ export class FetchTransport implements Transport {
   async close(): Promise<void> {
     this.closed = true;
   }
+}
+
+/**
+ * What a failed or unanswered request means on a page of another origin: the browser hides a refused
+ * CORS preflight behind a bare network error, and an unanswered one behind silence.
+ */
+function corsHint(page: string): string {
+  return `; this page (${page}) is on another origin, and a CORS preflight (OPTIONS) that the server refuses or leaves unanswered looks like this: `
+    + 'ClickHouse answers it only from 21.10 with <http_options_response> in its config (by default from 23.11); '
+    + '18.16 answers 501 or, with a query string in the URL, nothing at all (see docs/web.md, Browsers)';
 }
 
 /** A fetch failure's text, with undici's underlying cause (ECONNREFUSED…) where there is one. */

@@ -3,6 +3,11 @@
 // lookups) picks its host here; a host that refused or could not be reached is skipped for
 // `cooldown` ms while another is up, then exactly one request probes it; when no host is up,
 // every host is still tried once per attempt (a call never fails without trying each host).
+// A host whose request got no response head within its timeout is *suspect* (skipped like a down
+// host, no event) until a short /ping says whether it hangs (then down, `hung`) or was only slow;
+// a hung host is never handed a request as its probe: after its cooldown a /ping probes it
+// (`probeDue`), so a hung replica costs no call once it is known. `lastError` is cleared when the
+// host answers again.
 // No URL kept here carries credentials (config.ts removed them), so `snapshot()` is safe to show.
 
 export type LoadBalancing = 'in-order' | 'round-robin' | 'random';
@@ -28,6 +33,10 @@ export class HostState<A = unknown> {
   downUntil = 0;
   /** A request is probing this host after its cooldown. */
   probing = false;
+  /** Why the host is down: it refused/was unreachable, or it accepted requests and never answered. */
+  downFor: 'refused' | 'hung' = 'refused';
+  /** A request to it got no response head in time: skipped while a /ping checks whether it hangs. */
+  suspect = false;
   lastError: string | undefined = undefined;
   inFlight = 0;
   requests = 0;
@@ -52,6 +61,8 @@ export class HostSet<A = unknown> {
     private readonly cooldown: number,
     private readonly random: () => number = Math.random,
     private readonly now: () => number = Date.now,
+    /** Called (once per cooldown) when a hung host's cooldown is over: probe it out of band (a /ping). */
+    private readonly probeDue: (h: HostState<A>) => void = () => undefined,
   ) {}
 
   /**
@@ -74,9 +85,12 @@ export class HostSet<A = unknown> {
     const probe: HostState<A>[] = [];
     const cooling: HostState<A>[] = [];
     for (const h of rotated) {
-      if (h.up) (usedThisCall.has(h) ? used : fresh).push(h);
-      else if (now >= h.downUntil && !h.probing) probe.push(h);
-      else cooling.push(h);
+      if (h.up && !h.suspect) (usedThisCall.has(h) ? used : fresh).push(h);
+      else if (h.up) cooling.push(h);
+      else if (now >= h.downUntil && !h.probing) {
+        // A request sent to a hung host would wait its whole timeout: a /ping probes it instead.
+        if (h.downFor === 'hung') { h.probing = true; this.probeDue(h); cooling.push(h); } else probe.push(h);
+      } else cooling.push(h);
     }
     return [...probe, ...fresh, ...used, ...cooling];
   }
@@ -91,12 +105,37 @@ export class HostSet<A = unknown> {
   /** The host answered (any HTTP response): it is up. */
   reached(h: HostState<A>): void {
     h.probing = false;
+    h.suspect = false;
     h.up = true;
+    h.lastError = undefined;
+  }
+
+  /**
+   * A request to `h` got no response head within its timeout: skip it until `confirm` settles it.
+   * Returns false when it is already suspect or down (someone else is checking it).
+   */
+  suspect(h: HostState<A>): boolean {
+    if (h.suspect || !h.up) return false;
+    h.suspect = true;
+    return true;
+  }
+
+  /** The check of a suspect host answered: it was only slow, it stays up. */
+  cleared(h: HostState<A>): void {
+    h.suspect = false;
+  }
+
+  /** The host accepts connections but does not answer (a request and a /ping got no response head). */
+  hung(h: HostState<A>, message: string): void {
+    this.unreachable(h, message);
+    h.downFor = 'hung';
   }
 
   /** The host refused the connection or could not be reached: down for the cooldown. */
   unreachable(h: HostState<A>, message: string): void {
     h.probing = false;
+    h.suspect = false;
+    h.downFor = 'refused';
     h.lastError = message;
     h.up = false;
     h.downUntil = this.now() + this.cooldown;

@@ -19,6 +19,8 @@ export interface BodyContext {
   signal: AbortSignal | undefined;
   /** Where the request went, for messages (never with credentials). */
   where: string;
+  /** The host's base URL without credentials, set as every error's `host`. */
+  host?: string | undefined;
   /** Called once when the body is given up on by abort or timeout (the server may still be running the query). */
   onGiveUp?: () => void;
   /** The host's record of this unfinished response: when its consumer last pulled, whether it is pulling. */
@@ -82,7 +84,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
 
   async function* iterate(): AsyncGenerator<Uint8Array> {
     const it = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason }));
+    const onAbort = (): void => giveUp(new ChwireAbortError('query aborted by its AbortSignal', { queryId: ctx.queryId, cause: ctx.signal?.reason, host: ctx.host }));
     if (ctx.signal?.aborted) onAbort();
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     // One no-progress timer for the whole body, re-armed (refresh) before each wait and disarmed
@@ -91,7 +93,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
     let waiting = false;
     const timer = ctx.timeoutMs > 0
       ? setTimeout(() => {
-        if (waiting) giveUp(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId }));
+        if (waiting) giveUp(new ChwireTimeoutError(`no data from ${ctx.where} for ${ctx.timeoutMs} ms (requestTimeout)`, { queryId: ctx.queryId, host: ctx.host }));
       }, ctx.timeoutMs)
       : undefined;
     // The socket keeps the process alive while a read is pending; an abandoned body must not.
@@ -132,10 +134,10 @@ export function responseBody(ctx: BodyContext): HttpBody {
           for (const part of scanner.push(chunk)) yield part;
         }
       }
-      if (cancelled) throw new ChwireAbortError('response cancelled', { queryId: ctx.queryId });
+      if (cancelled) throw new ChwireAbortError('response cancelled', { queryId: ctx.queryId, host: ctx.host });
       if (scanner !== undefined) {
         const msg = scanner.message();
-        if (msg !== undefined) throw serverErrorFromText(msg, res.statusCode, ctx.queryId);
+        if (msg !== undefined) throw serverErrorFromText(msg, res.statusCode, ctx.queryId, undefined, ctx.host);
         for (const part of scanner.flush()) yield part;
       }
       finished = true;
@@ -155,11 +157,11 @@ function bodyError(e: unknown, scanner: ExceptionFramingScanner | undefined, tai
   if (isChwireError(e)) return e;
   // 25.11+: the server aborts the transfer right after writing the exception block.
   const msg = scanner?.message();
-  if (msg !== undefined) return serverErrorFromText(msg, ctx.res.statusCode, ctx.queryId);
+  if (msg !== undefined) return serverErrorFromText(msg, ctx.res.statusCode, ctx.queryId, undefined, ctx.host);
   // Servers between 24.x and 25.10 wrote `__exception__` without a tag before aborting.
   const t = tail.text();
   const at = t.lastIndexOf('__exception__');
-  if (at >= 0 && /Code: \d+/.test(t.slice(at))) return serverErrorFromText(t.slice(t.indexOf('Code: ', at)), ctx.res.statusCode, ctx.queryId);
+  if (at >= 0 && /Code: \d+/.test(t.slice(at))) return serverErrorFromText(t.slice(t.indexOf('Code: ', at)), ctx.res.statusCode, ctx.queryId, undefined, ctx.host);
   const code = (e as { code?: string }).code;
-  return new ChwireConnectionError(`connection to ${ctx.where} closed before the response ended${code ? ` (${code})` : ''}`, { queryId: ctx.queryId, cause: e });
+  return new ChwireConnectionError(`connection to ${ctx.where} closed before the response ended${code ? ` (${code})` : ''}`, { queryId: ctx.queryId, cause: e, host: ctx.host });
 }

@@ -9,13 +9,18 @@
 // previous one cannot have reached a server (refused, or a reused socket that failed at once); a
 // closed transport sends nothing; waiting for a pooled socket counts against requestTimeout (unless
 // requestTimeoutFrom is 'socket'); idle sockets are closed before the server's announced keep-alive
-// timeout. A query the client gives up on (AbortSignal, requestTimeout, a connection broken after
-// sending) is also stopped on the server (KILL QUERY), not only disconnected.
+// timeout. A host that accepts a request and sends no response head in time is checked with a
+// short /ping (a slow query is not a hung host): if that gets no answer either, the host leaves the
+// rotation like a refusing one, the requests still waiting on it are ended (reads go elsewhere),
+// and only a /ping brings it back. Every error names its host (`host`: the base URL without
+// credentials) and, when the call gives up, where its time went (`timings`); retries are bounded by
+// the client's retry budget. A query the client gives up on (AbortSignal, requestTimeout, a
+// connection broken after sending) is also stopped on the server (KILL QUERY), not only disconnected.
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { ChwireAbortError, ChwireConnectionError, ChwireServerError, ChwireTimeoutError, isChwireError } from '../errors.js';
+import { ChwireAbortError, ChwireConnectionError, ChwireServerError, ChwireTimeoutError, isChwireError, type CallTimings, type ChwireError } from '../errors.js';
 import { responseBody } from './http-body.js';
 import { checkCodecAvailable, compressor, decompressSmall, type Codec } from './codecs.js';
 import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
@@ -27,6 +32,7 @@ import {
   attemptQueryId, backoff, classifyStatus, DEFAULT_RETRY, mayRetry, parseRetryAfter, previousIsDead, SAME_ID_RUNNING, withEarlierAttempts,
   type Failure, type RetryPolicy,
 } from './retry.js';
+import { DEFAULT_RETRY_BUDGET, RetryBudget } from './retry-budget.js';
 import { serverErrorFromText } from './server-error.js';
 import { checkUrlLength, oldUrlLimitError } from './url-limit.js';
 import { parseVersion, SERVER_INFO_SQL, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
@@ -54,8 +60,10 @@ export interface HttpTransportOptions {
   tls?: TlsOptions | undefined;
   /** How requests are spread over `urls`. Default 'in-order' (the first host that is up). */
   loadBalancing?: LoadBalancing | undefined;
-  /** Milliseconds a refusing or unreachable host is skipped. Default 10 000. */
+  /** Milliseconds a refusing, unreachable or hung host is skipped. Default 10 000. */
   hostCooldown?: number | undefined;
+  /** Milliseconds the /ping that checks a host suspected of hanging may take (capped by requestTimeout). Default 2 000. */
+  hostProbeTimeout?: number | undefined;
   /** Default DEFAULT_RETRY. */
   retry?: RetryPolicy | undefined;
   /** `Authorization: Bearer` instead of X-ClickHouse-User/Key (a function is asked before every request). */
@@ -137,6 +145,10 @@ interface Pool {
   /** The settled version, once known (server() prefers a host that has one). */
   known: ServerInfo | undefined;
   open: OpenResponses;
+  /** Requests on this host still waiting for their response head: ended at once when the host proves hung. */
+  heads: Set<(why: string) => void>;
+  /** The agent of the /ping probes (its own, so a probe never waits behind the requests it checks on). */
+  probeAgent: http.Agent | undefined;
 }
 type Host = HostState<Pool>;
 
@@ -152,7 +164,32 @@ interface Outgoing {
   headTimeout: number;
   /** What bounds `headTimeout`, for messages. */
   timeoutLabel: string;
+  /**
+   * The client's own request about the host or a query (the /ping checking a host, KILL QUERY): its
+   * timeout is no reason to suspect the host again. A probing /ping also goes on the host's probe agent.
+   */
+  probe?: boolean;
+  /** Where the call's time went so far (shared by its attempts). */
+  spent?: Spent;
 }
+
+/** A call's time, accumulated over its attempts. */
+interface Spent {
+  connectionMs: number;
+  serverMs: number;
+  backoffMs: number;
+  /** Base URLs tried, in order. */
+  hosts: string[];
+}
+
+/** How long a /ping checking a host suspected of hanging may take, by default. */
+const PROBE_TIMEOUT_MS = 2000;
+
+/**
+ * A timed-out request makes its host suspect only when the host had it for at least this long (or
+ * half the timeout, if shorter): connecting, or waiting for the head once connected.
+ */
+const HOST_BLAME_MS = 1000;
 
 /** A failure's retry classification, carried on the error it belongs to. */
 const FAILURE = Symbol('chwire.failure');
@@ -180,16 +217,20 @@ export class HttpTransport implements Transport {
   /** Fails every request still waiting for its response head (close()). */
   private readonly pending = new Set<(e: Error) => void>();
   private probe: Promise<ServerInfo> | undefined;
+  /** Retries granted against calls made (retry-budget.ts); undefined: no budget. */
+  readonly budget: RetryBudget | undefined;
 
   constructor(private readonly opts: HttpTransportOptions) {
     checkCodecAvailable('compression.response', opts.compression === true ? 'gzip' : opts.compression);
     checkCodecAvailable('compression.request', opts.requestCompression === true ? 'gzip' : opts.requestCompression);
     const own = checkAgent(opts.agent, opts.urls);
     const hosts = opts.urls.map((url, i) => new HostState<Pool>(url, i, {
-      agent: own ?? this.poolFor(url), info: undefined, known: undefined, open: new OpenResponses(),
+      agent: own ?? this.poolFor(url), info: undefined, known: undefined, open: new OpenResponses(), heads: new Set(), probeAgent: own,
     }));
-    this.hostSet = new HostSet(hosts, opts.loadBalancing ?? 'in-order', opts.hostCooldown ?? 10_000);
+    this.hostSet = new HostSet(hosts, opts.loadBalancing ?? 'in-order', opts.hostCooldown ?? 10_000, Math.random, Date.now, (h) => { void this.probeHost(h); });
     this.retry = opts.retry ?? DEFAULT_RETRY;
+    const budget = this.retry.budget === undefined ? DEFAULT_RETRY_BUDGET : this.retry.budget;
+    this.budget = budget === false || this.retry.attempts <= 1 ? undefined : new RetryBudget(budget);
   }
 
   private poolFor(url: URL): http.Agent {
@@ -213,20 +254,21 @@ export class HttpTransport implements Transport {
    * and retries as any request, once per host that answers it (replicas are assumed to run
    * compatible versions: the one a request is built for is the version of a host that is up).
    */
-  server(signal?: AbortSignal): Promise<ServerInfo> {
+  server(signal?: AbortSignal, traceparent?: string): Promise<ServerInfo> {
     if (this.closed) return Promise.reject(new ChwireConnectionError('client is closed'));
     for (const h of this.hostSet.list) if (h.up && h.pool.known !== undefined) return Promise.resolve(h.pool.known);
     for (const h of this.hostSet.list) if (h.pool.known !== undefined && this.hostSet.list.every((o) => !o.up)) return Promise.resolve(h.pool.known);
     if (this.probe === undefined) {
-      const p = this.probeVersion(signal);
+      const p = this.probeVersion(signal, traceparent);
       this.probe = p;
       p.then(() => { this.probe = undefined; }, () => { this.probe = undefined; });
     }
     return this.probe;
   }
 
-  private async probeVersion(signal?: AbortSignal): Promise<ServerInfo> {
-    const { host, response } = await this.call({ sql: SERVER_INFO_SQL, format: 'TabSeparated', signal, idempotent: true }, false);
+  /** `traceparent`: of the call that needs the version first (the probe is part of its trace). */
+  private async probeVersion(signal?: AbortSignal, traceparent?: string): Promise<ServerInfo> {
+    const { host, response } = await this.call({ sql: SERVER_INFO_SQL, format: 'TabSeparated', signal, idempotent: true, traceparent }, false);
     const chunks: Uint8Array[] = [];
     for await (const c of response.body) chunks.push(c);
     const info = parseVersion(Buffer.concat(chunks).toString('utf8'));
@@ -254,10 +296,12 @@ export class HttpTransport implements Transport {
     const once = made === undefined && req.body !== undefined ? oneShot(req.body as AsyncIterable<Uint8Array>) : undefined;
     const errors: unknown[] = [];
     const used = new Set<Host>();
+    const spent: Spent = { connectionMs: 0, serverMs: 0, backoffMs: 0, hosts: [] };
     let allDead = true;
+    this.budget?.recordCall();
     for (let attempt = 0; ; attempt++) {
       const out: Outgoing = {
-        req, ping,
+        req, ping, spent,
         queryId: attemptQueryId(req.queryId, attempt, allDead),
         body: made ?? (once !== undefined ? () => once.iterable : undefined),
         headTimeout: attempt === 0 || budget === 0 ? budget : Math.max(1, deadline - Date.now()),
@@ -272,13 +316,20 @@ export class HttpTransport implements Transport {
       }
       const err = errors[errors.length - 1];
       const resendable = { idempotent: req.idempotent === true, bodyRepeatable: req.body === undefined || made !== undefined, bodyTaken: once?.taken() ?? false };
-      if (this.closed || attempt + 1 >= this.retry.attempts || !mayRetry(failure, resendable)) throw withEarlierAttempts(err, errors.slice(0, -1));
+      if (this.closed || attempt + 1 >= this.retry.attempts || !mayRetry(failure, resendable)) throw callError(err, errors, spent, attempt + 1, undefined);
       const delay = Math.max(backoff(this.retry, attempt + 1), failure.retryAfter ?? 0);
-      if (Date.now() + delay >= deadline) throw withEarlierAttempts(err, errors.slice(0, -1));
+      if (Date.now() + delay >= deadline) throw callError(err, errors, spent, attempt + 1, `a retry after ${delay} ms would end past requestTimeout`);
+      // The budget bounds the load retries add: a retry after a refusal (nothing reached a server) adds none.
+      if (this.budget !== undefined && !previousIsDead(failure) && !this.budget.tryRetry()) {
+        const { ratio, minRetries, window } = this.budget.policy;
+        throw callError(err, errors, spent, attempt + 1, `not retried: the retry budget (retries at most ${Math.round(ratio * 100)} % of calls + ${minRetries} per ${window} ms) is spent`);
+      }
       if (!previousIsDead(failure)) allDead = false;
       req.events?.retry?.({ attempt: attempt + 1, host: lastHost(err) ?? '', error: err, delayMs: delay });
-      await sleep(delay, req.signal, out.queryId);
-      if (this.closed) throw withEarlierAttempts(err, errors.slice(0, -1));
+      const slept = Date.now();
+      await sleep(delay, req.signal, out.queryId).catch((e: unknown) => { throw callError(e, [...errors, e], spent, attempt + 1, undefined); });
+      spent.backoffMs += Date.now() - slept;
+      if (this.closed) throw callError(err, errors, spent, attempt + 1, undefined);
     }
   }
 
@@ -290,6 +341,7 @@ export class HttpTransport implements Transport {
     const order = pinned !== undefined ? [pinned] : this.hostSet.order(used);
     for (const host of order) {
       used.add(host);
+      out.spent?.hosts.push(host.url.href);
       const refused = refusals[refusals.length - 1];
       if (refused !== undefined) out.req.events?.retry?.({ attempt, host: refused.host.where, error: refused.error, delayMs: 0 });
       out.req.events?.attempt?.(host.where, attempt);
@@ -302,7 +354,8 @@ export class HttpTransport implements Transport {
     }
     if (refusals.length === 1) throw refusals[0]!.error;
     const list = refusals.map((r) => `${r.host.where}: ${(r.error as Error).message}`).join('; ');
-    return Promise.reject(tag(new ChwireConnectionError(`no host could be reached (${refusals.length} tried): ${list}`, { queryId: out.queryId, cause: refusals[refusals.length - 1]!.error }), { kind: 'refused' }));
+    const lastRefused = refusals[refusals.length - 1]!;
+    return Promise.reject(tag(new ChwireConnectionError(`no host could be reached (${refusals.length} tried): ${list}`, { queryId: out.queryId, cause: lastRefused.error, host: lastRefused.host.url.href }), { kind: 'refused' }));
   }
 
   /** Sends on one host; a read whose reused socket proved stale is sent once more, under the same id. */
@@ -354,7 +407,7 @@ export class HttpTransport implements Transport {
     try {
       // Built per request (an accessToken function is asked here).
       const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: req.httpHeaders, accept: this.responseCodec });
-      sent = await this.sendOnce(host, out.ping ? 'GET' : 'POST', path, body, { signal: req.signal, queryId: out.queryId, headTimeout: out.headTimeout, timeoutLabel: out.timeoutLabel, traceparent: req.traceparent, inputPending: req.inputPending }, headers);
+      sent = await this.sendOnce(host, out.ping ? 'GET' : 'POST', path, body, { signal: req.signal, queryId: out.queryId, headTimeout: out.headTimeout, timeoutLabel: out.timeoutLabel, traceparent: req.traceparent, inputPending: req.inputPending, probe: out.probe === true, spent: out.spent }, headers);
     } catch (e) {
       end();
       const f = failureOf(e);
@@ -365,9 +418,9 @@ export class HttpTransport implements Transport {
       } else {
         this.hostSet.settled(host);
       }
-      markHost(e, host.where);
+      markHost(e, host.where, host.url.href);
       // The request may have reached the server, which may still be running it: stop it there.
-      if (f.kind === 'reset' && !out.ping) this.killQuery(host, out.queryId);
+      if (f.kind === 'reset' && !out.ping) this.killQuery(host, out.queryId, req.traceparent);
       throw e;
     }
     const wasDown = !host.up;
@@ -377,12 +430,12 @@ export class HttpTransport implements Transport {
     const queryId = header(res, 'x-clickhouse-query-id') ?? out.queryId;
     if (res.statusCode !== 200) {
       const refusal = proxyRefusal(this.opts.proxy, res.statusCode);
-      if (refusal !== undefined) { res.resume(); end(); throw new ChwireConnectionError(refusal, { queryId }); }
+      if (refusal !== undefined) { res.resume(); end(); throw new ChwireConnectionError(refusal, { queryId, host: host.url.href }); }
       const text = await readAll(res);
       end();
       const status = res.statusCode ?? 0;
-      const e = oldUrlLimitError(status, text, path, req.params) ?? serverErrorFromText(text, status, queryId, header(res, 'x-clickhouse-exception-code'));
-      markHost(e, host.where);
+      const e = oldUrlLimitError(status, text, path, req.params) ?? serverErrorFromText(text, status, queryId, header(res, 'x-clickhouse-exception-code'), host.url.href);
+      markHost(e, host.where, host.url.href);
       throw tag(e, { kind: classifyStatus(status, e), retryAfter: status === 429 || status === 503 ? parseRetryAfter(header(res, 'retry-after')) : undefined });
     }
     if (out.ping) {
@@ -392,8 +445,8 @@ export class HttpTransport implements Transport {
     }
     const open = host.pool.open.add(queryId);
     const b = responseBody({
-      req: sent.req, res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where,
-      onGiveUp: () => this.killQuery(host, queryId),
+      req: sent.req, res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where, host: host.url.href,
+      onGiveUp: () => this.killQuery(host, queryId, req.traceparent),
       open,
       onEnd: () => { host.pool.open.remove(open); end(); },
     });
@@ -404,9 +457,53 @@ export class HttpTransport implements Transport {
     }
     const exceptionTag = header(res, 'x-clickhouse-exception-tag');
     return {
-      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, headers: { ...res.headers }, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, url: host.url.href, headers: { ...res.headers }, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: exceptionTag !== undefined && exceptionTag !== '',
     };
+  }
+
+  /**
+   * A request to `host` got no response head within its timeout. A slow query looks the same (an
+   * old server sends its head with the first result bytes), so the host is only suspect: skipped
+   * while a /ping checks it, and marked hung only if that gets no answer either. One check at a time.
+   */
+  private suspectHost(host: Host, why: string): void {
+    if (this.closed || !this.hostSet.suspect(host)) return;
+    void this.probeHost(host, why);
+  }
+
+  private get probeTimeout(): number {
+    const t = this.opts.hostProbeTimeout ?? PROBE_TIMEOUT_MS;
+    return this.opts.requestTimeout > 0 ? Math.min(t, this.opts.requestTimeout) : t;
+  }
+
+  /**
+   * `GET /ping` on `host` with a short timeout, on an agent of its own: an answer brings the host
+   * back (or clears the suspicion); none marks it hung. Called for a suspect host, and by host
+   * selection once a hung host's cooldown is over (it is never handed a request as its probe).
+   */
+  private async probeHost(host: Host, why?: string): Promise<void> {
+    if (this.closed) { this.hostSet.settled(host); return; }
+    const timeout = this.probeTimeout;
+    if (host.pool.probeAgent === undefined) host.pool.probeAgent = this.poolFor(host.url);
+    const out: Outgoing = { req: { sql: '', idempotent: true }, ping: true, probe: true, queryId: undefined, body: undefined, headTimeout: timeout, timeoutLabel: 'the host check' };
+    try {
+      await this.onHostOnce(host, out);
+      this.hostSet.cleared(host);
+    } catch (e) {
+      // A refusal was recorded by onHostOnce (the host is down, as refusing).
+      if (this.closed || failureOf(e).kind === 'refused') { this.hostSet.cleared(host); return; }
+      const message = `${why !== undefined ? `${why}; ` : ''}GET /ping got no answer either (${(e as Error).message})`;
+      this.markHung(host, message, e);
+    }
+  }
+
+  /** The host accepts requests and answers none: out of the rotation, and what waits on it is ended now. */
+  private markHung(host: Host, message: string, error: unknown): void {
+    const wasUp = host.up;
+    this.hostSet.hung(host, message);
+    if (wasUp) this.opts.events?.hostState?.({ host: host.where, up: false, error });
+    for (const abandon of [...host.pool.heads]) abandon(`${host.where} stopped answering (${message})`);
   }
 
   /**
@@ -416,12 +513,13 @@ export class HttpTransport implements Transport {
    * aggregation, a sort) runs on for as long as it takes (measured on 18.16: still running 3 s
    * after the abort; later servers too, unless cancel_http_readonly_queries_on_client_close is
    * set). Sent to the same host, without the session (a session runs one query at a time), with no
-   * signal and no retry; any failure is ignored. A closed client sends nothing.
+   * signal and no retry; any failure is ignored. A closed client sends nothing. It carries the
+   * `traceparent` of the call it stops.
    */
-  private killQuery(host: Host, queryId: string | undefined): void {
+  private killQuery(host: Host, queryId: string | undefined, traceparent: string | undefined): void {
     if (queryId === undefined || this.closed) return;
     const sql = `KILL QUERY WHERE query_id = ${quoteString(queryId)} ASYNC`;
-    const out: Outgoing = { req: { sql, format: 'TabSeparated', idempotent: false }, ping: false, queryId: undefined, body: undefined, headTimeout: this.opts.requestTimeout, timeoutLabel: 'requestTimeout' };
+    const out: Outgoing = { req: { sql, format: 'TabSeparated', idempotent: false, traceparent }, ping: false, probe: true, queryId: undefined, body: undefined, headTimeout: this.opts.requestTimeout, timeoutLabel: 'requestTimeout' };
     void this.onHostOnce(host, out)
       .then(async (r) => { for await (const _ of r.body) { /* drain: the socket goes back to the pool */ } })
       .catch(() => undefined);
@@ -433,8 +531,9 @@ export class HttpTransport implements Transport {
    * connection is up, so a refused connection has taken none of it. Errors carry their retry
    * classification (refused, stale, reset, final).
    */
-  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: { signal?: AbortSignal | undefined; queryId: string | undefined; headTimeout: number; timeoutLabel: string; traceparent?: string | undefined; inputPending?: (() => boolean) | undefined }, baseHeaders: Record<string, string>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
+  private sendOnce(host: Host, method: string, path: string, body: Buffer | AsyncIterable<Uint8Array> | undefined, r: { signal?: AbortSignal | undefined; queryId: string | undefined; headTimeout: number; timeoutLabel: string; traceparent?: string | undefined; inputPending?: (() => boolean) | undefined; probe: boolean; spent?: Spent | undefined }, baseHeaders: Record<string, string>): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     return new Promise((resolve, reject) => {
+      const url = host.url.href;
       if (this.closed) {
         reject(new ChwireConnectionError('client is closed', { queryId: r.queryId }));
         return;
@@ -456,16 +555,34 @@ export class HttpTransport implements Transport {
         protocol: host.url.protocol,
         hostname: target.hostname,
         port: target.port,
-        method, path: target.path, headers, agent: host.pool.agent,
+        method, path: target.path, headers, agent: r.probe && method === 'GET' && host.pool.probeAgent !== undefined ? host.pool.probeAgent : host.pool.agent,
       });
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
+      const startedAt = Date.now();
       let assignedAt = 0;
+      let connectedAt = 0;
+      /** Where this request's time went: waiting for a socket and connecting, then for the server. */
+      const waits = (now: number): { connectionMs: number; serverMs: number } => ({
+        connectionMs: (connectedAt || now) - startedAt,
+        serverMs: connectedAt === 0 ? 0 : now - connectedAt,
+      });
+      const waitText = (now: number): string => {
+        const w = waits(now);
+        const queued = (assignedAt || now) - startedAt;
+        return `${queued} ms waiting for a pooled connection, ${(connectedAt || now) - (assignedAt || now)} ms connecting, ${w.serverMs} ms waiting for the server`;
+      };
       const done = (): void => {
         settled = true;
         this.pending.delete(failNow);
+        host.pool.heads.delete(abandon);
         if (timer !== undefined) clearTimeout(timer);
         r.signal?.removeEventListener('abort', onAbort);
+        if (r.spent !== undefined) {
+          const w = waits(Date.now());
+          r.spent.connectionMs += w.connectionMs;
+          r.spent.serverMs += w.serverMs;
+        }
       };
       // Ends the request now, whether or not it has a socket yet (a request still queued in the
       // agent would otherwise only see the error once a socket is freed, maybe never).
@@ -477,23 +594,47 @@ export class HttpTransport implements Transport {
         reject(e);
       };
       this.pending.add(failNow);
+      // The host proved hung: a request still queued for a socket was not sent (another host may
+      // take it at once); one sent gets no answer (a read is sent again elsewhere, under a new id).
+      const abandon = (why: string): void => {
+        const queued = waitingForSocket(req);
+        const e = queued
+          ? new ChwireConnectionError(`request to ${host.where} not sent: ${why}`, { queryId: r.queryId, host: url })
+          : new ChwireConnectionError(`request to ${host.where} abandoned after ${Date.now() - startedAt} ms without a response head: ${why}`, { queryId: r.queryId, host: url });
+        failNow(tag(e, { kind: queued ? 'refused' : 'reset' }));
+      };
+      if (!r.probe) host.pool.heads.add(abandon);
       const onAbort = (): void => {
         const sentAlready = !waitingForSocket(req);
-        failNow(new ChwireAbortError('query aborted by its AbortSignal', { queryId: r.queryId, cause: r.signal?.reason }));
-        if (sentAlready) this.killQuery(host, r.queryId);
+        failNow(new ChwireAbortError('query aborted by its AbortSignal', { queryId: r.queryId, cause: r.signal?.reason, host: url }));
+        if (sentAlready) this.killQuery(host, r.queryId, r.traceparent);
       };
       r.signal?.addEventListener('abort', onAbort, { once: true });
       const armTimer = (): void => {
         timer = setTimeout(() => {
           if (waitingForSocket(req)) {
             const { inUse, limit } = poolUse(host.pool.agent, this.opts.maxOpenConnections);
-            failNow(new ChwireTimeoutError(poolExhaustedMessage(host.where, r.headTimeout, r.timeoutLabel, inUse, limit, host.inFlight, host.pool.open.held()), { queryId: r.queryId }));
+            failNow(new ChwireTimeoutError(poolExhaustedMessage(host.where, r.headTimeout, r.timeoutLabel, inUse, limit, host.inFlight, host.pool.open.held()), { queryId: r.queryId, host: url }));
             return;
           }
           // An insert whose source is stalled times that out itself (ending its body cleanly).
           if (r.inputPending?.() === true) { timer!.refresh(); return; }
-          failNow(new ChwireTimeoutError(`no response from ${host.where} within ${r.headTimeout} ms (${r.timeoutLabel})`, { queryId: r.queryId }));
-          this.killQuery(host, r.queryId);
+          const now = Date.now();
+          // The host is only blamed for time it had: a request that spent its time in the pool's
+          // queue and got its socket a moment ago says nothing about the host.
+          const hostHad = Math.min(HOST_BLAME_MS, r.headTimeout / 2);
+          if (req.socket?.connecting === true) {
+            // Nothing was sent: the host takes no connection (a dropped SYN, a full backlog).
+            const msg = `could not connect to ${host.where} within ${r.headTimeout} ms (${r.timeoutLabel}): ${waitText(now)}`;
+            const e = new ChwireTimeoutError(msg, { queryId: r.queryId, host: url });
+            failNow(e);
+            if (!r.probe && now - assignedAt >= hostHad) this.markHung(host, msg, e);
+            return;
+          }
+          const msg = `no response from ${host.where} within ${r.headTimeout} ms (${r.timeoutLabel}): ${waitText(now)}`;
+          failNow(new ChwireTimeoutError(msg, { queryId: r.queryId, host: url }));
+          this.killQuery(host, r.queryId, r.traceparent);
+          if (!r.probe && now - connectedAt >= hostHad) this.suspectHost(host, msg);
         }, r.headTimeout);
       };
       // requestTimeoutFrom 'socket': armed on socket assignment (below), the pool's queue apart.
@@ -519,8 +660,8 @@ export class HttpTransport implements Transport {
         s.setTimeout(0);
         assignedAt = Date.now();
         if (fromSocket && r.headTimeout > 0 && !settled && timer === undefined) armTimer();
-        if (s.connecting) s.once('connect', startBody);
-        else startBody();
+        if (s.connecting) s.once('connect', () => { connectedAt = Date.now(); startBody(); });
+        else { connectedAt = assignedAt; startBody(); }
       });
       req.on('response', (res) => {
         if (settled) { res.destroy(); return; }
@@ -531,8 +672,8 @@ export class HttpTransport implements Transport {
         if (settled) return;
         done();
         if (isChwireError(e)) { reject(e); return; }
-        if (this.closed) { reject(new ChwireConnectionError(`request to ${host.where} ended: the client was closed`, { queryId: r.queryId, cause: e })); return; }
-        const err = new ChwireConnectionError(`request to ${host.where} failed: ${e.message}`, { queryId: r.queryId, cause: e });
+        if (this.closed) { reject(new ChwireConnectionError(`request to ${host.where} ended: the client was closed`, { queryId: r.queryId, cause: e, host: url })); return; }
+        const err = new ChwireConnectionError(`request to ${host.where} failed: ${e.message}`, { queryId: r.queryId, cause: e, host: url });
         const connectFailed = e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH' || e.code === 'EAI_AGAIN';
         const broken = e.code === 'ECONNRESET' || e.code === 'EPIPE' || /socket hang up/.test(e.message);
         // A keep-alive socket the server closed while idle fails as soon as it is used.
@@ -549,14 +690,40 @@ export class HttpTransport implements Transport {
     // Requests still waiting (for a socket or a response head) fail now and send nothing more.
     for (const fail of [...this.pending]) fail(new ChwireConnectionError('the client was closed while the request was waiting for a response'));
     // The user's own agent is theirs to close.
-    if (this.opts.agent === undefined) for (const h of this.hostSet.list) h.pool.agent.destroy();
+    if (this.opts.agent === undefined) for (const h of this.hostSet.list) { h.pool.agent.destroy(); h.pool.probeAgent?.destroy(); }
   }
 }
 
 /** The host an attempt's error came from (for the retry event). */
 const HOST = Symbol('chwire.host');
-function markHost(e: unknown, where: string): void {
+function markHost(e: unknown, where: string, url?: string): void {
   if (typeof e === 'object' && e !== null && !(HOST in e)) Object.defineProperty(e, HOST, { value: where, configurable: true });
+  if (url !== undefined && isChwireError(e) && e.host === undefined) Object.defineProperty(e, 'host', { value: url, enumerable: true, configurable: true });
+}
+
+/**
+ * The error a call ends with: the last attempt's, with `timings` (attempts, hosts, waits). After
+ * more than one attempt it is a new error of the same class that says so (`after 3 attempts on …`),
+ * the last attempt's error as its `cause` and the earlier ones in `earlierAttempts`.
+ */
+function callError(err: unknown, errors: readonly unknown[], spent: Spent, attempts: number, why: string | undefined): unknown {
+  if (!isChwireError(err)) return withEarlierAttempts(err, errors.slice(0, -1));
+  const timings: CallTimings = Object.freeze({ attempts, hosts: Object.freeze([...spent.hosts]), connectionMs: spent.connectionMs, serverMs: spent.serverMs, backoffMs: spent.backoffMs });
+  let out: ChwireError = err;
+  if (attempts > 1 || why !== undefined) {
+    const hosts = [...new Set(spent.hosts)].join(', ');
+    const prefix = attempts > 1
+      ? `after ${attempts} attempts on ${hosts} (${spent.connectionMs} ms waiting for connections, ${spent.serverMs} ms for the server, ${spent.backoffMs} ms between attempts${why !== undefined ? `; ${why}` : ''}): `
+      : `${why!}: `;
+    const opts = { queryId: err.queryId, host: err.host, cause: err };
+    if (err instanceof ChwireServerError) out = new ChwireServerError(err.serverMessage, { serverCode: err.serverCode, serverName: err.serverName, status: err.status }, { ...opts, prefix });
+    else if (err instanceof ChwireTimeoutError) out = new ChwireTimeoutError(prefix + err.message, opts);
+    else if (err instanceof ChwireAbortError) out = new ChwireAbortError(prefix + err.message, opts);
+    else if (err instanceof ChwireConnectionError) out = new ChwireConnectionError(prefix + err.message, opts);
+  }
+  withEarlierAttempts(out, errors.slice(0, -1));
+  Object.defineProperty(out, 'timings', { value: timings, enumerable: false, configurable: true });
+  return out;
 }
 function lastHost(e: unknown): string | undefined {
   return (e as { [HOST]?: string } | null)?.[HOST];

@@ -7,6 +7,7 @@
 // never sees the same id twice while the first may still run; the delays never take the call past
 // its time budget (requestTimeout).
 import { ChwireConfigError, ChwireServerError, isChwireError } from '../errors.js';
+import { DEFAULT_RETRY_BUDGET, resolveRetryBudget, type RetryBudgetOptions, type RetryBudgetPolicy } from './retry-budget.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 3. */
@@ -15,25 +16,29 @@ export interface RetryOptions {
   baseDelay?: number;
   /** Cap of one delay in ms. Default 5000. */
   maxDelay?: number;
+  /** Retries at most this share of recent calls (retry-budget.ts); false: no budget. Default { ratio: 0.2, minRetries: 10, window: 10 000 }. */
+  budget?: RetryBudgetOptions | false;
 }
 
 export interface RetryPolicy {
   readonly attempts: number;
   readonly baseDelay: number;
   readonly maxDelay: number;
+  /** Undefined in policies made before the budget existed: the default budget. */
+  readonly budget?: RetryBudgetPolicy | false;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelay: 100, maxDelay: 5000 };
-export const NO_RETRY: RetryPolicy = { attempts: 1, baseDelay: 0, maxDelay: 0 };
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelay: 100, maxDelay: 5000, budget: DEFAULT_RETRY_BUDGET };
+export const NO_RETRY: RetryPolicy = { attempts: 1, baseDelay: 0, maxDelay: 0, budget: false };
 
 export function resolveRetry(r: RetryOptions | false | undefined): RetryPolicy {
   if (r === undefined) return DEFAULT_RETRY;
   if (r === false) return NO_RETRY;
-  if (typeof r !== 'object' || r === null || Array.isArray(r)) throw new ChwireConfigError('option retry must be false or { attempts?, baseDelay?, maxDelay? }');
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) throw new ChwireConfigError('option retry must be false or { attempts?, baseDelay?, maxDelay?, budget? }');
   for (const k of Object.keys(r)) {
-    if (k !== 'attempts' && k !== 'baseDelay' && k !== 'maxDelay') throw new ChwireConfigError(`unknown retry option ${JSON.stringify(k)}`);
+    if (k !== 'attempts' && k !== 'baseDelay' && k !== 'maxDelay' && k !== 'budget') throw new ChwireConfigError(`unknown retry option ${JSON.stringify(k)}`);
   }
-  const num = (name: keyof RetryOptions, dflt: number, min: number): number => {
+  const num = (name: 'attempts' | 'baseDelay' | 'maxDelay', dflt: number, min: number): number => {
     const v = r[name];
     if (v === undefined) return dflt;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < min || (name === 'attempts' && !Number.isInteger(v))) {
@@ -41,7 +46,7 @@ export function resolveRetry(r: RetryOptions | false | undefined): RetryPolicy {
     }
     return v;
   };
-  return { attempts: num('attempts', 3, 1), baseDelay: num('baseDelay', 100, 0), maxDelay: num('maxDelay', 5000, 0) };
+  return { attempts: num('attempts', 3, 1), baseDelay: num('baseDelay', 100, 0), maxDelay: num('maxDelay', 5000, 0), budget: resolveRetryBudget(r.budget) };
 }
 
 /** Full jitter: a uniform delay in [0, min(maxDelay, baseDelay · 2^(retry−1))). `retry` counts from 1. */

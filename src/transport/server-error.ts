@@ -1,20 +1,20 @@
 // Turns the text of a ClickHouse exception into a ChwireServerError. Both message styles are
 // recognised: 26.x `Code: 60. DB::Exception: <text>. (UNKNOWN_TABLE) (version 26.7.2.1)` and
 // 18.16 `Code: 47, e.displayText() = DB::Exception: <text>, e.what() = DB::Exception`.
-// Invariant: the message is kept exactly as the server wrote it; nothing here ever sees credentials.
+// Invariant: the message is kept exactly as the server wrote it (`serverMessage`; `message` adds the host); nothing here ever sees credentials.
 import { ChwireServerError } from '../errors.js';
 
 const CODE_RE = /Code: (\d+)[.,]/;
 // The error name is the last `(UPPER_CASE)` group, before an optional `(version …)` suffix.
 const NAME_RE = /\(([A-Z][A-Z0-9_]+)\)(?:\s*\(version [^)]*\))?\s*$/;
 
-export function serverErrorFromText(text: string, status: number | undefined, queryId: string | undefined, headerCode?: string): ChwireServerError {
+export function serverErrorFromText(text: string, status: number | undefined, queryId: string | undefined, headerCode?: string, host?: string): ChwireServerError {
   const message = text.replace(/\s+$/, '');
   const m = CODE_RE.exec(message);
   const code = m ? Number(m[1]) : headerCode !== undefined && /^\d+$/.test(headerCode) ? Number(headerCode) : 0;
   const n = NAME_RE.exec(message);
   const shown = message.length > 0 ? message : `HTTP status ${status ?? '?'} with an empty body`;
-  return new ChwireServerError(shown, { serverCode: code, serverName: n ? n[1] : undefined, status }, { queryId });
+  return new ChwireServerError(shown, { serverCode: code, serverName: n ? n[1] : undefined, status }, { queryId, host });
 }
 
 /**
@@ -22,13 +22,13 @@ export function serverErrorFromText(text: string, status: number | undefined, qu
  * cleanly, so the only sign is undecodable trailing bytes. Looks for the last `Code: NNN` in the
  * tail; returns undefined when there is none (then the decode error stands).
  */
-export function appendedServerError(tail: string, queryId: string | undefined): ChwireServerError | undefined {
+export function appendedServerError(tail: string, queryId: string | undefined, host?: string): ChwireServerError | undefined {
   const at = tail.lastIndexOf('Code: ');
   if (at < 0 || !/^Code: \d+[.,]/.test(tail.slice(at))) return undefined;
   // An exception line ends the body; take from `Code:` to the end.
   const text = tail.slice(at);
   if (!/DB::Exception|Exception/.test(text)) return undefined;
-  return serverErrorFromText(text, undefined, queryId);
+  return serverErrorFromText(text, undefined, queryId, undefined, host);
 }
 
 // The whole message of an exception that ends the body: 18.16 `…, e.what() = DB::Exception` or
@@ -40,7 +40,7 @@ const TRAILING_EXCEPTION = /Code: \d+(?:, e\.displayText\(\) = |\. )DB::Exceptio
  * happened to decode as whole rows). Recognised only by the exact closing of such a message at
  * the very end of the body; undefined otherwise.
  */
-export function trailingServerError(tail: string, queryId: string | undefined): ChwireServerError | undefined {
+export function trailingServerError(tail: string, queryId: string | undefined, host?: string): ChwireServerError | undefined {
   const m = TRAILING_EXCEPTION.exec(tail);
-  return m === null ? undefined : serverErrorFromText(m[0], undefined, queryId);
+  return m === null ? undefined : serverErrorFromText(m[0], undefined, queryId, undefined, host);
 }

@@ -86,6 +86,8 @@ export interface TransportResponse {
   readonly timezone: string | undefined;
   /** The host that answered (`host:port`; `chdb` for the embedded engine), when the transport says. */
   readonly host?: string | undefined;
+  /** The base URL of the host that answered, without credentials (errors name it as their `host`), when the transport says. */
+  readonly url?: string | undefined;
   /** The response's HTTP headers as node:http gives them (names in lower case); HTTP (node:http) only. */
   readonly headers?: Readonly<Record<string, string | string[] | undefined>> | undefined;
   /**
@@ -133,7 +135,7 @@ export interface Transport {
    */
   readonly streamsRequestBodies?: boolean;
   /** Version of the server that the next request will go to (probed once per host, cached). */
-  server(signal?: AbortSignal): Promise<ServerInfo>;
+  server(signal?: AbortSignal, traceparent?: string): Promise<ServerInfo>;
   request(req: TransportRequest): Promise<TransportResponse>;
   /** Liveness check; throws ChwireConnectionError (or a server error) when the server is not usable. */
   ping(signal?: AbortSignal): Promise<void>;

@@ -25,6 +25,8 @@ export interface OwnServer {
   stop(): Promise<void>;
   /** Stops it and removes its directory. */
   dispose(): Promise<void>;
+  /** Sends a signal to the running process (SIGSTOP: it keeps its sockets and answers nothing; SIGCONT resumes it). */
+  signal(sig: NodeJS.Signals): void;
 }
 
 /** `timezone`: the server's zone (its config's <timezone>, UTC by default). */
@@ -43,6 +45,7 @@ export async function ownServer(opts: { timezone?: string } = {}): Promise<OwnSe
     proc = undefined;
     if (p === undefined || p.exitCode !== null) return;
     const exited = new Promise((r) => p.once('exit', r));
+    p.kill('SIGCONT'); // a stopped process would not act on SIGTERM
     p.kill('SIGTERM');
     const timer = setTimeout(() => p.kill('SIGKILL'), 10_000);
     await exited;
@@ -63,6 +66,10 @@ export async function ownServer(opts: { timezone?: string } = {}): Promise<OwnSe
       throw new Error('clickhouse-server did not answer /ping within 30 s');
     },
     stop,
+    signal(sig) {
+      if (proc === undefined || proc.exitCode !== null) throw new Error('the server is not running');
+      proc.kill(sig);
+    },
     async dispose() {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -75,7 +75,7 @@ export class Observer {
    * Opens the observation of one call, or undefined when nothing observes it. With tracing on,
    * `ready()` of the tracing must have resolved (see `loading`).
    */
-  begin(kind: string, sql: string | undefined, queryId: string, opts: CallOptions, table?: string): Call | undefined {
+  begin(kind: string, sql: string | undefined, queryId: string, opts: CallOptions, table?: string, parent?: Call): Call | undefined {
     const onProgress = opts.onProgress;
     if (onProgress !== undefined && typeof onProgress !== 'function') throw new ChwireConfigError('option onProgress must be a function');
     const every = interval('progressInterval', opts.progressInterval, this.progressInterval);
@@ -84,10 +84,10 @@ export class Observer {
     const secrets = secretTexts(opts.params);
     if (this.log === undefined && this.tracing === undefined && channel === undefined && onProgress === undefined && secrets.length === 0) return undefined;
     const progress = onProgress !== undefined ? new ProgressReporter(onProgress, every, queryId) : undefined;
-    const span = this.tracing?.start(kind, sql, queryId, this.database, table);
+    const span = this.tracing?.start(kind, sql, queryId, this.database, table, parent?.span);
     const quotesValues = kind === 'insert' || (opts.params !== undefined && Object.keys(opts.params).length > 0);
     return new Call(this.transport!, this.log, channel, span, progress, this.slowConsumerMs, quotesValues, secrets,
-      { queryId, kind, host: undefined, sql, database: this.database, rows: undefined, bytes: undefined, error: undefined });
+      { queryId, kind, host: undefined, sql, database: this.database, rows: undefined, bytes: undefined, error: undefined, ...(parent !== undefined ? { parentQueryId: parent.ctx.queryId } : {}) });
   }
 }
 
@@ -107,7 +107,7 @@ export class Call {
     private readonly transport: Transport,
     private readonly log: Log | undefined,
     private readonly channel: QueryTracingChannel | undefined,
-    private readonly span: CallSpan | undefined,
+    readonly span: CallSpan | undefined,
     private readonly progress: ProgressReporter | undefined,
     private readonly slowConsumerMs: number,
     /** The server's messages may quote parameter or inserted values: keep them out of log lines. */
@@ -131,6 +131,11 @@ export class Call {
     };
     channel?.start.publish(ctx);
     channel?.end.publish(ctx);
+  }
+
+  /** The W3C trace context of this call's span (for the client's own requests on its behalf: the version probe). */
+  traceparent(): string | undefined {
+    return this.span?.traceparent();
   }
 
   /** The request with this call's trace context and event hooks (and its body counted, for inserts). */

@@ -8,7 +8,10 @@
 /** The context object every event of one call carries (the same object from start to asyncEnd). */
 export interface QueryChannelContext {
   queryId: string;
-  /** `fetch`, `fetchOne`, `fetchValue`, `stream`, `streamRaw`, `fetchColumns`, `execute`, `insert`, `ping`. */
+  /**
+   * `fetch`, `fetchOne`, `fetchValue`, `stream`, `streamRaw`, `fetchColumns`, `streamColumns`, `execute`,
+   * `insert`, `ping`: your calls; `describe`: the client's own table lookup for an insert (see `parentQueryId`).
+   */
   kind: string;
   /** `host:port` the request went to (set once the transport picked it), or `chdb` for the embedded engine. */
   host: string | undefined;
@@ -20,6 +23,11 @@ export interface QueryChannelContext {
   bytes: number | undefined;
   /** The call's error, set before the `error` event. */
   error: unknown;
+  /**
+   * Set on a query the client makes on its own for a call of yours (kind `describe`: the table
+   * lookup of an insert): the query id of that call. Undefined for your calls.
+   */
+  parentQueryId?: string | undefined;
 }
 
 interface Channel { readonly hasSubscribers: boolean; publish(message: unknown): void }

@@ -23,7 +23,26 @@ export interface TracingSpan {
 
 /** The part of an OpenTelemetry `Tracer` chwire uses (any `Tracer` from `@opentelemetry/api` fits). */
 export interface TracingTracer {
-  startSpan(name: string, options?: { kind?: number; attributes?: Attributes }): TracingSpan;
+  startSpan(name: string, options?: { kind?: number; attributes?: Attributes }, context?: unknown): TracingSpan;
+}
+
+/** The part of `@opentelemetry/api` used to parent a child span on the active context. */
+export interface TraceApi {
+  trace: { getTracer(name: string): TracingTracer; setSpan(context: unknown, span: TracingSpan): unknown };
+  context: { active(): unknown };
+}
+
+// The API's context key of the active span: `createContextKey` makes it with Symbol.for, so it is
+// the same symbol in every copy of the API (and the SDK's tracer reads the parent with it).
+const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
+
+/** A context holding `span` only, for a `{ tracer }` without the API loaded (structurally an API Context). */
+function contextWith(values: ReadonlyMap<symbol, unknown>): unknown {
+  return {
+    getValue: (k: symbol): unknown => values.get(k),
+    setValue: (k: symbol, v: unknown): unknown => contextWith(new Map(values).set(k, v)),
+    deleteValue: (k: symbol): unknown => { const m = new Map(values); m.delete(k); return contextWith(m); },
+  };
 }
 
 export interface TracingOptions {
@@ -44,8 +63,8 @@ const STATUS_ERROR = 2;
  */
 export const GLOBAL_TRACER = Symbol('chwire.globalTracer');
 
-/** Loads the tracer of the global provider; rejects when `@opentelemetry/api` is missing. */
-export type GlobalTracerLoader = () => Promise<TracingTracer>;
+/** Loads the tracer of the global provider (and the API, to parent child spans on its context); rejects when `@opentelemetry/api` is missing. */
+export type GlobalTracerLoader = () => Promise<{ tracer: TracingTracer; api: TraceApi | undefined }>;
 
 interface TracingInput extends TracingOptions {
   [GLOBAL_TRACER]?: GlobalTracerLoader;
@@ -53,6 +72,7 @@ interface TracingInput extends TracingOptions {
 
 export class Tracing {
   private tracer: TracingTracer | undefined;
+  private api: TraceApi | undefined;
   private failure: unknown;
   private readonly loading: Promise<void> | undefined;
 
@@ -60,7 +80,7 @@ export class Tracing {
     this.tracer = opts.tracer;
     if (this.tracer === undefined && loadGlobal !== undefined) {
       this.loading = loadGlobal().then(
-        (t) => { this.tracer = t; },
+        (g) => { this.api = g.api; this.tracer = g.tracer; },
         (e: unknown) => { this.failure = e; },
       );
     }
@@ -78,8 +98,11 @@ export class Tracing {
     return this.tracer !== undefined;
   }
 
-  /** Starts the span of one call (ready() must have resolved). */
-  start(kind: string, sql: string | undefined, queryId: string, database: string | undefined, table: string | undefined): CallSpan {
+  /**
+   * Starts the span of one call (ready() must have resolved). With `parent` (the client's own query
+   * made for a call, such as an insert's DESCRIBE), the span is that call's child and says it is internal.
+   */
+  start(kind: string, sql: string | undefined, queryId: string, database: string | undefined, table: string | undefined, parent?: CallSpan): CallSpan {
     const tracer = this.tracer!;
     const operation = operationOf(kind, sql);
     const attributes: Attributes = {
@@ -90,10 +113,14 @@ export class Tracing {
     if (database !== undefined && database !== '') attributes['db.namespace'] = database;
     if (table !== undefined) attributes['db.collection.name'] = table;
     if (this.opts.includeQueryText === true && sql !== undefined) attributes['db.query.text'] = sql;
+    if (parent !== undefined) attributes['chwire.internal'] = true;
     // Span name per the conventions: `{operation} {target}`, the target being the table when known.
     const name = table !== undefined ? `${operation} ${table}` : operation;
-    // The tracer parents the span on the active context (the caller's span, when there is one).
-    const span = tracer.startSpan(name, { kind: SPAN_KIND_CLIENT, attributes });
+    // The tracer parents the span on the active context (the caller's span, when there is one);
+    // an internal query's span on the span of the call it serves.
+    const context = parent === undefined ? undefined
+      : this.api !== undefined ? this.api.trace.setSpan(this.api.context.active(), parent.span) : contextWith(new Map([[SPAN_KEY, parent.span]]));
+    const span = context === undefined ? tracer.startSpan(name, { kind: SPAN_KIND_CLIENT, attributes }) : tracer.startSpan(name, { kind: SPAN_KIND_CLIENT, attributes }, context);
     return new CallSpan(span);
   }
 }
