@@ -105,7 +105,7 @@ async function readAll(s: Readable): Promise<string> {
 
 /** The requests the test server recorded since `from`, without chwire's version probe. */
 function sentSince(from: number): RecordedRequest[] {
-  return server.requests.slice(from).filter((r) => !/^\s*SELECT version\(\)\s*$/.test(r.sql));
+  return server.requests.slice(from).filter((r) => !/^\s*SELECT version\(\)(, timezone\(\))?\s*$/.test(r.sql));
 }
 
 /** A request as compared: its SQL, URL parameters (query id and chwire's default_format aside) and body. */
