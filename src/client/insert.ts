@@ -21,7 +21,7 @@ import { NATIVE_TYPES_CONVERSION } from './capabilities.js';
 import type { ClientCore } from './client.js';
 import type { QuerySummary } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
-import { checkInsertOptions, insertSettings } from './insert-options.js';
+import { blockToken, checkInsertOptions, dedupBlockSettings, insertSettings } from './insert-options.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
 import { InputStop } from './insert-stop.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
@@ -293,10 +293,12 @@ async function encodeAndSend(
   // cost the server 1.5× the CPU at 65 536-row blocks and 5–8× at 16 384 (one MergeTree part per
   // block, then merges; small blocks reach "too many parts"). Atomicity does not depend on it: the
   // body always ends cleanly after the last good block, and the server writes what it squashed
-  // when the body ends, so blocks 0..k-1 are committed either way.
+  // when the body ends, so blocks 0..k-1 are committed either way. Only with a deduplication
+  // token is each block made one part (dedupBlockSettings): what makes a retry exactly-once.
   attempt.sent = true;
   try {
-    const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, { ...opts, signal: stop.transportSignal() }, auto, replay, () => stop.pending());
+    const settings = { ...auto, ...dedupBlockSettings(opts, blockSize) };
+    const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, { ...opts, signal: stop.transportSignal() }, settings, replay, () => stop.pending());
     if (inputError !== undefined) throw inputError;
     return result;
   } finally {
@@ -345,16 +347,20 @@ async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Arra
  * A transport that cannot stream a body (fetch in a browser) gets one INSERT per block, each
  * buffered (at most one block in memory). The same outcome as one streamed body: a block that
  * fails to encode stops the insert with the blocks before it committed. The summary adds up the
- * requests' counters.
+ * requests' counters. With a deduplication token, block k is sent under the token plus its
+ * number (blockToken): under one token for all, the server took block 1 for a repeat of block 0.
  */
 async function sendBlockByBlock(
   core: ClientCore, sql: string, first: Uint8Array[], rest: AsyncIterable<Uint8Array[]>,
   opts: InsertOptions, auto: Record<string, string>,
 ): Promise<InsertResult> {
-  let result = await send(core, sql, (async function* () { yield* first; })(), opts, auto, false);
+  const token = opts.deduplicationToken;
+  const settingsOf = (k: number): Record<string, string> => token === undefined ? auto : { ...auto, insert_deduplication_token: blockToken(token, k) };
+  let k = 0;
+  let result = await send(core, sql, (async function* () { yield* first; })(), opts, settingsOf(k++), false);
   let summary = result.summary;
   for await (const block of rest) {
-    result = await send(core, sql, (async function* () { yield* block; })(), opts, auto, false);
+    result = await send(core, sql, (async function* () { yield* block; })(), opts, settingsOf(k++), false);
     summary = addSummaries(summary, result.summary);
   }
   return { queryId: result.queryId, summary };

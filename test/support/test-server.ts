@@ -225,7 +225,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       if (/^\s*SELECT version\(\)\s*$/i.test(sql)) body = Buffer.from(`${version}\n`);
       // An INSERT with its data in the body: recorded (see `requests`), acknowledged, not stored.
       else if (/^\s*INSERT\b/i.test(sql) && raw.length > 0) {
-        if (opts.storeInserts === true) await storeNativeInsert(sql, received);
+        if (opts.storeInserts === true) await storeNativeInsert(sql, received, params);
         body = new Uint8Array(0);
       }
       else if (format === undefined) body = Buffer.from(await engineText(sql, 'TabSeparated'));
