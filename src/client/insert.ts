@@ -24,6 +24,7 @@ import { quoteIdentifier, splitTableName } from './identifiers.js';
 import { blockToken, checkInsertOptions, dedupBlockSettings, insertSettings } from './insert-options.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
 import { InputStop } from './insert-stop.js';
+import { SentCount, withSent } from './insert-sent.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
 
 /** What tells a Node byte-mode Readable apart (without importing node:stream). */
@@ -87,6 +88,9 @@ async function peek(rows: Iterable<unknown> | AsyncIterable<unknown>): Promise<{
   return { first: r.value, empty: r.done === true, all: { kind: 'sync', rows: all } };
 }
 
+/** What an insert of empty input returns: nothing was sent, so no query id (even one given in the options). */
+const EMPTY: InsertResult = Object.freeze({ queryId: undefined, summary: undefined });
+
 /** What one attempt did before it failed. */
 interface Attempt { sent: boolean; waitingForInput: boolean }
 
@@ -106,12 +110,12 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   let source: Source;
   let first: unknown;
   if (Array.isArray(rows)) {
-    if (rows.length === 0) return { queryId: opts.queryId, summary: undefined };
+    if (rows.length === 0) return EMPTY;
     source = { kind: 'array', rows };
     first = rows[0];
   } else {
     const p = await peek(rows as Iterable<unknown> | AsyncIterable<unknown>);
-    if (p.empty) return { queryId: opts.queryId, summary: undefined };
+    if (p.empty) return EMPTY;
     source = p.all;
     first = p.first;
   }
@@ -236,7 +240,7 @@ async function encodeAndSend(
   // an abort or a stall of the source before it).
   const head = await stop.race(blocks.next());
   if (head === undefined) { stop.dispose(); void blocks.return(undefined).catch(() => undefined); throw stop.error!; }
-  if (head.done === true) { stop.dispose(); return { queryId: opts.queryId, summary: undefined }; }
+  if (head.done === true) { stop.dispose(); return EMPTY; }
   // A block that fails to encode (or an input that throws) ends the body cleanly after the
   // blocks before it, so the server commits exactly those; the error is raised once it answered.
   // Cutting the connection instead would make the outcome depend on what the server had read.
@@ -244,7 +248,15 @@ async function encodeAndSend(
   // for ends the body the same way (a stop); while the server is what is waited for, the abort
   // reaches the transport, which cuts the request.
   let inputError: unknown;
+  // Blocks handed to the transport (counted as it pulls each one's first bytes), for the errors.
+  const sent = new SentCount();
+  const count = (): void => {
+    const read = source.kind === 'array' ? source.rows.length : stop.progress.rows;
+    sent.rows += blockSize === 0 ? read - sent.rows : Math.min(blockSize, read - sent.rows);
+    sent.blocks++;
+  };
   const stream = async function* (bl: AsyncGenerator<Uint8Array[]>, h: Uint8Array[]): AsyncGenerator<Uint8Array> {
+    count();
     for (const part of h) yield part;
     try {
       for (;;) {
@@ -256,6 +268,7 @@ async function encodeAndSend(
         attempt.waitingForInput = false;
         if (n === undefined) { inputError = stop.error; void bl.return(undefined).catch(() => undefined); return; }
         if (n.done === true) return;
+        count();
         for (const part of n.value) yield part;
       }
     } catch (e) {
@@ -271,6 +284,8 @@ async function encodeAndSend(
     body = () => {
       if (calls++ === 0) return stream(blocks, head.value);
       inputError = undefined;
+      sent.blocks = 0;
+      sent.rows = 0;
       const again = blocksOf();
       return (async function* () {
         const h = await again.next();
@@ -283,7 +298,7 @@ async function encodeAndSend(
   const list = cols.map((c) => quoteIdentifier(c.name)).join(', ');
   if (core.transport.streamsRequestBodies === false) {
     try {
-      return await sendBlockByBlock(core, `INSERT INTO ${target} (${list}) FORMAT Native`, head.value, blocks, opts, auto);
+      return await sendBlockByBlock(core, `INSERT INTO ${target} (${list}) FORMAT Native`, head.value, blocks, opts, auto, blockSize, source.kind === 'array' ? () => source.rows.length : () => stop.progress.rows);
     } finally {
       stop.dispose();
     }
@@ -298,8 +313,13 @@ async function encodeAndSend(
   attempt.sent = true;
   try {
     const settings = { ...auto, ...dedupBlockSettings(opts, blockSize) };
-    const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, { ...opts, signal: stop.transportSignal() }, settings, replay, () => stop.pending());
-    if (inputError !== undefined) throw inputError;
+    let result: InsertResult;
+    try {
+      result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, { ...opts, signal: stop.transportSignal() }, settings, replay, () => stop.pending());
+    } catch (e) {
+      throw withSent(e, sent);
+    }
+    if (inputError !== undefined) throw withSent(inputError, sent, true);
     return result;
   } finally {
     stop.dispose();
@@ -352,15 +372,24 @@ async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Arra
  */
 async function sendBlockByBlock(
   core: ClientCore, sql: string, first: Uint8Array[], rest: AsyncIterable<Uint8Array[]>,
-  opts: InsertOptions, auto: Record<string, string>,
+  opts: InsertOptions, auto: Record<string, string>, blockSize: number, read: () => number,
 ): Promise<InsertResult> {
   const token = opts.deduplicationToken;
   const settingsOf = (k: number): Record<string, string> => token === undefined ? auto : { ...auto, insert_deduplication_token: blockToken(token, k) };
-  let k = 0;
-  let result = await send(core, sql, (async function* () { yield* first; })(), opts, settingsOf(k++), false);
+  const sent = new SentCount();
+  const one = async (block: Uint8Array[]): Promise<InsertResult> => {
+    sent.rows += blockSize === 0 ? read() - sent.rows : Math.min(blockSize, read() - sent.rows);
+    const k = sent.blocks++;
+    try {
+      return await send(core, sql, (async function* () { yield* block; })(), opts, settingsOf(k), false);
+    } catch (e) {
+      throw withSent(e, sent);
+    }
+  };
+  let result = await one(first);
   let summary = result.summary;
   for await (const block of rest) {
-    result = await send(core, sql, (async function* () { yield* block; })(), opts, settingsOf(k++), false);
+    result = await one(block);
     summary = addSummaries(summary, result.summary);
   }
   return { queryId: result.queryId, summary };
