@@ -5,7 +5,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { createClient } from '../index.js';
+import { createClient, ChwireAbortError } from '../index.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, UsageError, clientOptions, pairs } from './args.js';
 import { progressLine, type ProgressSink } from './progress.js';
 import type { CommandIO } from './gen.js';
@@ -37,6 +37,19 @@ function interruptible(): { signal: AbortSignal; dispose(): void } {
   const onSig = (): void => ac.abort(new Error('interrupted'));
   process.once('SIGINT', onSig);
   return { signal: ac.signal, dispose: () => process.off('SIGINT', onSig) };
+}
+
+/**
+ * The error of an insert interrupted by Ctrl-C: what may have been committed, never only "aborted".
+ * The server commits the blocks it formed from the bytes it read, so part of the input may be in
+ * the table whatever the abort message says.
+ */
+function interruptedInsert(e: unknown, table: string, sent: { bytes: number; written: number | undefined }): Error {
+  const acked = sent.written === undefined ? 'the server reported no rows written yet' : `the server had reported ${sent.written} rows written`;
+  const msg = sent.bytes === 0
+    ? `interrupted before any data was sent: nothing was inserted into ${table}`
+    : `interrupted after ${sent.bytes} bytes of input were sent (${acked}): the server may have committed part or all of them into ${table}; check the table before inserting again (${(e as Error).message})`;
+  return new ChwireAbortError(msg, { cause: e, queryId: (e as { queryId?: string }).queryId });
 }
 
 async function* counted(src: AsyncIterable<Uint8Array>, p: ProgressSink): AsyncGenerator<Uint8Array> {
@@ -90,11 +103,14 @@ export async function insertCommand(argv: readonly string[], io: CommandIO): Pro
   const client = createClient(clientOptions(values, io.env));
   const progress = progressLine(io.stderr);
   const stop = interruptible();
+  // What left and what the server acknowledged, for the message of an interrupted insert.
+  const sent = { bytes: 0, written: undefined as number | undefined };
+  const tty = io.stderr.isTTY === true;
   try {
-    const res = await client.insert(table, counted(source, progress), {
+    const res = await client.insert(table, counted(source, { bytes: (n) => { sent.bytes += n; progress.bytes(n); }, server: (r, t) => progress.server(r, t), done: () => progress.done() }), {
       format: values.format, signal: stop.signal,
-      ...(io.stderr.isTTY === true ? { onProgress: (p: Progress) => progress.server(p.writtenRows, 0) } : {}),
-    });
+      onProgress: (p: Progress) => { sent.written = p.writtenRows; if (tty) progress.server(p.writtenRows, 0); },
+    }).catch((e: unknown) => { throw stop.signal.aborted ? interruptedInsert(e, table, sent) : e; });
     progress.done();
     const written = res.summary?.['written_rows'];
     io.stderr.write(`chwire insert: ${written === undefined ? 'done' : `${written} rows written`} into ${table}\n`);
