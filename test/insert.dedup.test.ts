@@ -24,7 +24,8 @@ async function* stopping(rows: Row[], at: number, how: Failure, ac: AbortControl
     if (i === at) {
       if (how === 'value') { yield { id: 'not a number', p: 0 }; continue; }
       if (how === 'throw') throw new Error('source failed');
-      ac.abort();
+      // The abort comes from outside while the source is waited for (as a caller's would).
+      setTimeout(() => ac.abort(), 0);
       await new Promise((r) => setTimeout(r, 50));
     }
     yield rows[i]!;
