@@ -10,13 +10,16 @@ import { createClient, ChwireAbortError, ChwireConfigError, isChwireError } from
 import { REAL_URL, SKIP_REAL, uniqueName } from './support/ch-server.js';
 
 const N = 500_000;
-function* rows(): Generator<{ id: number; s: string }> {
-  for (let i = 0; i < N; i++) yield { id: i, s: `row number ${i}` };
-}
-
-/** A moment into the insert: its first blocks are on their way. */
-async function started(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 400));
+/**
+ * 500 000 rows; `at150k` runs once 150 000 were taken (two blocks of 65 536 sent), after which the
+ * source yields to the event loop every 5 000 rows, so the insert is still running when the test acts.
+ */
+async function* rows(at150k: () => void): AsyncGenerator<{ id: number; s: string }> {
+  for (let i = 0; i < N; i++) {
+    if (i === 150_000) at150k();
+    if (i >= 150_000 && i % 5000 === 0) await new Promise((r) => setTimeout(r, 5));
+    yield { id: i, s: `row number ${i}` };
+  }
 }
 
 for (const target of [{ name: 'real 18.16 server', url: REAL_URL ?? '', skip: SKIP_REAL }, { name: 'chdb://', url: 'chdb://', skip: false as string | false }]) {
@@ -26,8 +29,10 @@ for (const target of [{ name: 'real 18.16 server', url: REAL_URL ?? '', skip: SK
     await admin.execute(`CREATE TABLE ${t} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`);
     try {
       const c = createClient({ url: target.url, requestTimeout: 60_000 });
-      const ins = c.insert(t, rows(), { blockSize: 65_536 });
-      await started();
+      let reached!: () => void;
+      const at150k = new Promise<void>((r) => { reached = r; });
+      const ins = c.insert(t, rows(reached), { blockSize: 65_536 });
+      await at150k;
       const closing = c.close();
       await assert.rejects(c.fetch('SELECT 1'), (e: unknown) => e instanceof ChwireConfigError && /closing/.test(e.message));
       const r = await ins;
@@ -47,8 +52,10 @@ for (const target of [{ name: 'real 18.16 server', url: REAL_URL ?? '', skip: SK
     const check = createClient({ url: target.url, requestTimeout: 60_000 });
     await check.execute(`CREATE TABLE ${t} (id UInt32, s String) ENGINE = MergeTree ORDER BY id`);
     try {
-      const ins = c.insert(t, rows(), { blockSize: 65_536 }).then(() => undefined, (e: unknown) => e);
-      await started();
+      let reached!: () => void;
+      const at150k = new Promise<void>((r) => { reached = r; });
+      const ins = c.insert(t, rows(reached), { blockSize: 65_536 }).then(() => undefined, (e: unknown) => e);
+      await at150k;
       await c.destroy();
       const err = await ins;
       assert.ok(err instanceof ChwireAbortError, `an abort error, got ${String(err)}`);
