@@ -49,6 +49,12 @@ export class ChwireError extends Error {
   declare readonly earlierAttempts?: readonly unknown[];
   /** Where the call's time went (HTTP): attempts, hosts, waits for a connection and for the server. */
   declare readonly timings?: CallTimings;
+  /**
+   * On an insert's error once part of its body had left (a cut connection, an abort or a timeout
+   * while the server was waited for, `destroy()`): the blocks (and their rows) handed to the
+   * connection, the last possibly in part. The server may have committed up to that many.
+   */
+  declare readonly insertSent?: { readonly blocks: number; readonly rows: number };
 
   constructor(code: ChwireErrorCode, message: string, options: ChwireErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

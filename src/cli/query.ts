@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { createClient, type Client } from '../index.js';
+import { createClient, ChwireAbortError, type Client } from '../index.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, UsageError, clientOptions, pairs } from './args.js';
 import { atomicOutput, openInput, type AtomicOutput } from './files.js';
 import { note } from './messages.js';
@@ -51,6 +51,19 @@ ${CONNECTION_HELP}
 async function stopOnServer(client: Client, url: string | readonly string[] | undefined, queryId: string): Promise<void> {
   if ((typeof url === 'string' ? [url] : url ?? []).some((u) => u.startsWith('chdb:'))) return;
   await client.execute(`KILL QUERY WHERE query_id = '${queryId}' ASYNC`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+}
+
+/**
+ * The error of an insert interrupted by Ctrl-C: what may have been committed, never only "aborted".
+ * The server commits the blocks it formed from the bytes it read, so part of the input may be in
+ * the table whatever the abort message says.
+ */
+function interruptedInsert(e: unknown, table: string, sent: { bytes: number; written: number | undefined }): Error {
+  const acked = sent.written === undefined ? 'the server reported no rows written yet' : `the server had reported ${sent.written} rows written`;
+  const msg = sent.bytes === 0
+    ? `interrupted before any data was sent: nothing was inserted into ${table}`
+    : `interrupted after ${sent.bytes} bytes of input were sent (${acked}): the server may have committed part or all of them into ${table}; check the table before inserting again (${(e as Error).message})`;
+  return new ChwireAbortError(msg, { cause: e, queryId: (e as { queryId?: string }).queryId });
 }
 
 async function* counted(src: AsyncIterable<Uint8Array>, p: ProgressSink): AsyncGenerator<Uint8Array> {
@@ -129,11 +142,14 @@ export async function insertCommand(argv: readonly string[], io: CommandIO, stop
   const source: AsyncIterable<Uint8Array> = file === undefined || file === '-' ? process.stdin : await openInput(file);
   const client = createClient(options);
   const progress = progressLine(io.stderr);
+  // What left and what the server acknowledged, for the message of an interrupted insert.
+  const sent = { bytes: 0, written: undefined as number | undefined };
+  const tty = io.stderr.isTTY === true;
   try {
-    const res = await client.insert(table, counted(source, progress), {
+    const res = await client.insert(table, counted(source, { bytes: (n) => { sent.bytes += n; progress.bytes(n); }, server: (r, t) => progress.server(r, t), done: () => progress.done() }), {
       format: values.format, signal: stop.signal,
-      ...(io.stderr.isTTY === true ? { onProgress: (p: Progress) => progress.server(p.writtenRows, 0) } : {}),
-    });
+      onProgress: (p: Progress) => { sent.written = p.writtenRows; if (tty) progress.server(p.writtenRows, 0); },
+    }).catch((e: unknown) => { throw stop.signal.aborted ? interruptedInsert(e, table, sent) : e; });
     progress.done();
     const written = res.summary?.['written_rows'];
     note(io.stderr, `chwire insert: ${written === undefined ? 'done' : `${written} rows written`} into ${table}`);

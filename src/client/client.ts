@@ -5,7 +5,7 @@
 // capabilities (learnt once per host) decide the format and the client's own settings; a query id
 // is always set (generated when not given) so errors and results can name it.
 import { newQueryId } from './query-id.js';
-import { ChwireConfigError } from '../errors.js';
+import { ChwireAbortError, ChwireConfigError, ChwireConnectionError } from '../errors.js';
 import { createRowBinaryDecoder } from '../codec.js';
 import { createNativeDecoder } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
@@ -79,8 +79,21 @@ export interface Client {
   ping(opts?: { signal?: AbortSignal }): Promise<void>;
   /** Each host's state (`url`, `up`, `lastError`, `inFlight`, `requests`), for health endpoints; none for chdb://. */
   hosts(): HostStatus[];
-  close(): Promise<void>;
+  /**
+   * Graceful: new calls are refused at once (ChwireConfigError "the client is closing"); calls in
+   * flight (inserts and opened streams included) finish, then the connections close. With
+   * `timeout` (ms), calls still running then are cancelled as by destroy().
+   */
+  close(opts?: CloseOptions): Promise<void>;
+  /** Cancels every call in flight at once (requests aborted, server queries killed) and closes. */
+  destroy(): Promise<void>;
+  /** close(). */
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+export interface CloseOptions {
+  /** Longest wait (ms) for the calls in flight; then they are cancelled as by destroy(). Default: no limit. */
+  timeout?: number;
 }
 
 /**
@@ -102,6 +115,13 @@ class ChwireClient implements Client, ClientCore {
   private readonly decodeDefaults: DecodeOptions;
   private readonly locks = new SessionLocks();
   private closed = false;
+  /** close()/destroy() was called: new calls are refused (in-flight ones may still run). */
+  private closing: Promise<void> | undefined;
+  /** Aborted by destroy() (or close()'s timeout): every call's signal follows it. */
+  private readonly cancelAll = new AbortController();
+  /** Calls in flight (public calls, and opened streams until they release their connection). */
+  private inFlight = 0;
+  private drained: (() => void) | undefined;
   private readonly obs: Observer;
   /** Observed calls whose requests are sent by insert.ts / columns.ts, by query id. */
   private readonly calls = new Map<string, Call>();
@@ -151,9 +171,55 @@ class ChwireClient implements Client, ClientCore {
     }
   }
 
+  /** A new call: refused once close() or destroy() was called. `leave` once it is over. */
+  private enter(): void {
+    if (this.closing !== undefined || this.closed) throw closedError(this.closed ? 'closed' : 'closing');
+    this.inFlight++;
+  }
+
+  private leave(): void {
+    if (--this.inFlight === 0) this.drained?.();
+  }
+
+  /** A public call that returns a promise: counted in flight, with destroy() reaching its signal. */
+  private async tracked<O extends { signal?: AbortSignal | undefined }, T>(opts: O, run: (opts: O) => Promise<T>): Promise<T> {
+    this.enter();
+    try {
+      return await run(this.cancellable(opts));
+    } catch (e) {
+      throw this.cancelled(e, opts.signal);
+    } finally {
+      this.leave();
+    }
+  }
+
+  /** The call's options with a signal that also aborts when the client is destroyed. */
+  private cancellable<O extends { signal?: AbortSignal | undefined }>(opts: O): O {
+    const mine = this.cancelAll.signal;
+    const theirs = opts.signal;
+    // A signal of the call's own even without the caller's: listeners the transports and streams
+    // add per call must not pile up on the one client-wide signal (Node warns past 10 at once).
+    return { ...opts, signal: anySignal(theirs === undefined ? [mine] : [theirs, mine]) };
+  }
+
+  /**
+   * A call that destroy() (or close()'s timeout) ended, not the caller's own signal: a
+   * ChwireAbortError that says so, whatever form the cut took in the transport (an abort, a
+   * closed connection), keeping what an insert had sent (`insertSent`).
+   */
+  private cancelled(e: unknown, theirs: AbortSignal | undefined): unknown {
+    if (!this.cancelAll.signal.aborted || theirs?.aborted === true) return e;
+    if (!(e instanceof ChwireAbortError) && !(e instanceof ChwireConnectionError)) return e;
+    const by = String(this.cancelAll.signal.reason);
+    const text = e.message.replace(/^(?:query|insert) aborted by its AbortSignal(?:; )?/, '');
+    const out = new ChwireAbortError(`call cancelled ${by}${text === '' ? '' : `: ${text}`}`, { queryId: e.queryId, cause: e });
+    if (e.insertSent !== undefined) Object.defineProperty(out, 'insertSent', { value: e.insertSent, enumerable: false });
+    return out;
+  }
+
   /** `call`: the observed call the version probe (when one is needed) is made for: it carries its traceparent. */
   async capabilities(signal?: AbortSignal, call?: Call): Promise<{ info: ServerInfo; caps: Capabilities }> {
-    if (this.closed) throw new ChwireConfigError('the client is closed');
+    if (this.closed) throw closedError('closed');
     const info = await this.transport.server(signal, call?.traceparent());
     return { info, caps: capabilitiesOf(info) };
   }
@@ -216,13 +282,30 @@ class ChwireClient implements Client, ClientCore {
 
   stream<R = Row>(sql: string, opts: QueryOptions = {}): RowStream<R> {
     checkCallOptions('stream', opts);
-    return this.streamWith(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'stream');
+    return this.streamWith(sql, this.cancellable(opts), mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'stream', false, true);
+  }
+
+  /** An opened stream is in flight until it releases its connection (once). */
+  private openTracked<Q extends { release: () => void }>(open: () => Promise<Q>): () => Promise<Q> {
+    return async () => {
+      this.enter();
+      let q: Q;
+      try {
+        q = await open();
+      } catch (e) {
+        this.leave();
+        throw this.cancelled(e, undefined);
+      }
+      let left = false;
+      const release = q.release;
+      return { ...q, release: () => { release(); if (!left) { left = true; this.leave(); } } };
+    };
   }
 
   /** `kind`: the public call being made (observed as such), or undefined for the client's own queries. */
-  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions, kind: string | undefined, buffered = false): RowStreamImpl<R> {
+  private streamWith<R>(sql: string, opts: QueryOptions, decodeOptions: DecodeOptions, kind: string | undefined, buffered = false, track = false): RowStreamImpl<R> {
     const queryId = opts.queryId ?? newQueryId();
-    const open = async (): Promise<OpenedQuery<R>> => {
+    const open0 = async (): Promise<OpenedQuery<R>> => {
       const call = kind === undefined ? undefined : await this.begin(kind, sql, queryId, opts);
       try {
         const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId, call, buffered);
@@ -233,12 +316,12 @@ class ChwireClient implements Client, ClientCore {
         throw e;
       }
     };
-    return new RowStreamImpl<R>(open, queryId, opts.signal);
+    return new RowStreamImpl<R>(track ? this.openTracked(open0) : open0, queryId, opts.signal);
   }
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
     try { checkCallOptions('fetch', opts); } catch (e) { return Promise.reject(e); }
-    return this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true));
+    return this.tracked(opts, (o) => this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true)));
   }
 
   fetchPlain<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
@@ -262,17 +345,17 @@ class ChwireClient implements Client, ClientCore {
     return rows as Rows<R>;
   }
 
-  async fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
-    checkCallOptions('fetchOne', opts);
-    const rows = await this.fetchFrom(this.streamWith<R>(sql, opts, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true));
-    return rows[0];
+  fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
+    try { checkCallOptions('fetchOne', opts); } catch (e) { return Promise.reject(e); }
+    return this.tracked(opts, async (o) => (await this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true)))[0]);
   }
 
-  async fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
-    checkCallOptions('fetchValue', opts);
-    const o: QueryOptions = { ...opts, rows: 'array' };
-    const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true));
-    return rows[0]?.[0] as V | undefined;
+  fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
+    try { checkCallOptions('fetchValue', opts); } catch (e) { return Promise.reject(e); }
+    return this.tracked({ ...opts, rows: 'array' } as QueryOptions, async (o) => {
+      const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true));
+      return rows[0]?.[0] as V | undefined;
+    });
   }
 
   streamRaw(sql: string, opts: RawOptions): RawStream {
@@ -293,25 +376,30 @@ class ChwireClient implements Client, ClientCore {
     const mode = opts.appendedExceptions ?? 'detect';
     if (mode !== 'detect' && mode !== 'wait') throw new ChwireConfigError(`option appendedExceptions must be 'detect' or 'wait', got ${JSON.stringify(mode)}`);
     const queryId = opts.queryId ?? newQueryId();
-    const s = new RawStreamImpl(async () => {
+    opts = this.cancellable(opts);
+    const s = new RawStreamImpl(this.openTracked(async () => {
       // The client's own query is observed only as the child of an observed call.
       const call = parent === null ? undefined : await this.begin(kind, sql, queryId, opts, undefined, parent);
       try {
         // 'wait': the server finishes the query before the first byte, so an exception is an HTTP error.
         const { response, release } = await this.send(sql, mode === 'wait' ? { ...opts, settings: { ...opts.settings, wait_end_of_query: 1 } } : opts, opts.format, queryId, call);
-        return { response, release, done: call === undefined ? undefined : (e) => call.end(e, undefined, response.summary) };
+        return { response, release, done: call === undefined ? undefined : (e: unknown) => call.end(e, undefined, response.summary) };
       } catch (e) {
         call?.end(e, undefined);
         throw e;
       }
-    }, queryId, opts.signal);
+    }), queryId, opts.signal);
     s.exceptionsApart = mode === 'wait';
     s.format = opts.format;
     return s;
   }
 
-  async execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
-    checkCallOptions('execute', opts);
+  execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    try { checkCallOptions('execute', opts); } catch (e) { return Promise.reject(e); }
+    return this.tracked(opts, (o) => this.executeNow(sql, o));
+  }
+
+  private async executeNow(sql: string, opts: ExecOptions): Promise<ExecResult> {
     if (opts.idempotent !== undefined && typeof opts.idempotent !== 'boolean') throw new ChwireConfigError(`option idempotent must be a boolean, got ${typeof opts.idempotent}`);
     const queryId = opts.queryId ?? newQueryId();
     // DDL may change any table's columns: the insert schemas cached so far are dropped.
@@ -340,11 +428,15 @@ class ChwireClient implements Client, ClientCore {
 
   insert(table: string, rows: InsertInput | InsertBytes, opts: InsertOptions = {}): Promise<InsertResult> {
     try { checkCallOptions('insert', opts); } catch (e) { return Promise.reject(e); }
+    return this.tracked(opts, (o) => this.insertNow(table, rows, o));
+  }
+
+  private insertNow(table: string, rows: InsertInput | InsertBytes, opts: InsertOptions): Promise<InsertResult> {
     return this.observed('insert', `INSERT INTO ${table}`, opts.queryId ?? newQueryId(), opts, table,
       async (queryId) => {
         const r = await insertRows(this, table, rows, queryId === undefined ? opts : { ...opts, queryId });
-        // Empty input sends nothing and names no query, observed or not.
-        return r.summary === undefined && opts.queryId === undefined && this.calls.get(queryId!)?.requested !== true ? { ...r, queryId: undefined } : r;
+        // The query id used, always (18.16 sends no summary); empty input sends nothing and names none.
+        return r;
       },
       (r) => writtenRows(r.summary), (r) => r.summary);
   }
@@ -353,6 +445,10 @@ class ChwireClient implements Client, ClientCore {
     try { checkCallOptions('fetchColumns', opts); } catch (e) { return Promise.reject(e); }
     const clause = formatClauseError(sql, undefined);
     if (clause !== undefined) return Promise.reject(clause);
+    return this.tracked(opts, (o) => this.fetchColumnsNow(sql, o));
+  }
+
+  private fetchColumnsNow(sql: string, opts: ColumnsOptions): Promise<ColumnsResult> {
     return this.observed('fetchColumns', sql, opts.queryId ?? newQueryId(), opts, undefined,
       (queryId) => fetchColumnsImpl(this, sql, { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), ...(queryId === undefined ? {} : { queryId }) }),
       (r) => r.rowCount, () => undefined);
@@ -360,9 +456,9 @@ class ChwireClient implements Client, ClientCore {
 
   streamColumns(sql: string, opts: ColumnsOptions = {}): ColumnStream {
     checkCallOptions('streamColumns', opts);
-    const all = { ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) } as ColumnsOptions;
+    const all = this.cancellable({ ...opts, ...mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)) } as ColumnsOptions);
     const queryId = opts.queryId ?? newQueryId();
-    return new ColumnStreamImpl(async () => {
+    return new ColumnStreamImpl(this.openTracked(async () => {
       // Observed like stream(): its requests go through request() by query id while it runs.
       const call = await this.begin('streamColumns', sql, queryId, opts);
       const forget = (): void => { if (call !== undefined && this.calls.get(queryId) === call) this.calls.delete(queryId); };
@@ -375,7 +471,7 @@ class ChwireClient implements Client, ClientCore {
         call?.end(e, undefined);
         throw e;
       }
-    }, queryId, all);
+    }), queryId, all);
   }
 
   refreshSchema(table?: string): void {
@@ -383,12 +479,16 @@ class ChwireClient implements Client, ClientCore {
     else for (const k of [...this.schemas.keys()]) if (k === table || k.endsWith(`.${table}`)) this.schemas.delete(k);
   }
 
-  async serverVersion(): Promise<string> {
-    return (await this.capabilities()).info.version;
+  serverVersion(): Promise<string> {
+    return this.tracked({} as { signal?: AbortSignal }, async (o) => (await this.capabilities(o.signal)).info.version);
   }
 
-  async ping(opts: { signal?: AbortSignal } = {}): Promise<void> {
-    checkCallOptions('ping', opts);
+  ping(opts: { signal?: AbortSignal } = {}): Promise<void> {
+    try { checkCallOptions('ping', opts); } catch (e) { return Promise.reject(e); }
+    return this.tracked(opts, (o) => this.pingNow(o));
+  }
+
+  private async pingNow(opts: { signal?: AbortSignal }): Promise<void> {
     const call = await this.begin('ping', undefined, newQueryId(), {});
     try {
       await this.transport.ping(opts.signal);
@@ -403,8 +503,37 @@ class ChwireClient implements Client, ClientCore {
     return this.transport.hosts?.() ?? [];
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  close(opts: CloseOptions = {}): Promise<void> {
+    if (typeof opts !== 'object' || opts === null) throw new ChwireConfigError('close options must be an object');
+    for (const k of Object.keys(opts)) if (k !== 'timeout') throw new ChwireConfigError(`unknown close option ${JSON.stringify(k)}`);
+    const t = opts.timeout;
+    if (t !== undefined && (typeof t !== 'number' || !(t >= 0))) throw new ChwireConfigError(`close option timeout must be a non-negative number of milliseconds, got ${String(t)}`);
+    return this.closing ??= (async () => {
+      if (this.inFlight > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await new Promise<void>((resolve) => {
+          this.drained = resolve;
+          if (t !== undefined) timer = setTimeout(() => { this.cancel(`by client.close() after its ${t} ms timeout`); resolve(); }, t);
+        });
+        if (timer !== undefined) clearTimeout(timer);
+      }
+      await this.shut();
+    })();
+  }
+
+  destroy(): Promise<void> {
+    this.cancel('by client.destroy()');
+    return this.closing ??= this.shut();
+  }
+
+  /** Aborts every call in flight (their signals follow cancelAll; their requests are cut, their queries killed). */
+  private cancel(reason: string): void {
+    if (!this.cancelAll.signal.aborted) this.cancelAll.abort(reason);
+  }
+
+  private async shut(): Promise<void> {
+    // Let the cancelled calls see their abort (and send their KILL QUERY) before the transport closes.
+    if (this.cancelAll.signal.aborted) await new Promise((r) => setTimeout(r, 0));
     this.closed = true;
     await this.transport.close();
   }
@@ -425,6 +554,28 @@ class ChwireClient implements Client, ClientCore {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+/** Refusal of a call made after close() or destroy(). */
+function closedError(state: 'closing' | 'closed'): ChwireConfigError {
+  return new ChwireConfigError(state === 'closing'
+    ? 'the client is closing (close() or destroy() was called): it takes no new calls'
+    : 'the client is closed (close() or destroy() was called): it takes no new calls');
+}
+
+/** Aborts when either signal does (AbortSignal.any where the runtime has it). */
+/**
+ * A signal that aborts when any of `signals` does: AbortSignal.any where the runtime has it (it
+ * tracks its sources without adding listeners to them), else a controller fed by listeners.
+ */
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (any !== undefined) return any(signals);
+  const c = new AbortController();
+  const done = signals.find((s) => s.aborted);
+  if (done !== undefined) c.abort(done.reason);
+  else for (const s of signals) s.addEventListener('abort', () => c.abort(s.reason), { once: true });
+  return c.signal;
 }
 
 function writtenRows(summary: QuerySummary | undefined): number | undefined {

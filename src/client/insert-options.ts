@@ -35,6 +35,29 @@ export function checkInsertOptions(o: InsertOptions): void {
   if (t !== undefined && (typeof t !== 'string' || t === '')) throw new ChwireConfigError('insert option deduplicationToken must be a non-empty string');
 }
 
+/** Largest UInt64: with it the server squashes the whole input into one block (blockSize 0). */
+const WHOLE_INPUT = '18446744073709551615';
+
+/**
+ * With a deduplication token, the settings that make the server form exactly one block (part, per
+ * partition) from each block of `blockSize` rows the client sends. The server numbers the blocks
+ * it forms and dedupes each under the token plus its number; left to its own squashing (up to
+ * ~1M rows or 256 MiB), a first attempt that stopped after k blocks formed other blocks than the
+ * retry (k blocks in one part against all of them in one part), so nothing matched and the retry
+ * inserted everything again. Formed one per client block, the retry's first k blocks are the
+ * first attempt's, recognised and dropped, and the rest inserted. Asynchronous inserts are
+ * deduplicated per insert by the server's queue: no settings.
+ */
+export function dedupBlockSettings(o: InsertOptions, blockSize: number): Record<string, string> {
+  if (o.deduplicationToken === undefined || (o.async !== undefined && o.async !== false)) return {};
+  return { min_insert_block_size_rows: blockSize === 0 ? WHOLE_INPUT : String(blockSize), min_insert_block_size_bytes: '0' };
+}
+
+/** The token of block `k` of an insert sent one block per request (each request is one insert to the server). */
+export function blockToken(token: string, k: number): string {
+  return `${token}:block-${k}`;
+}
+
 /** The settings the client sends for an insert with these options (the caller's own settings come after and win). */
 export function insertSettings(o: InsertOptions, caps: Capabilities, info: ServerInfo): Record<string, string> {
   const out: Record<string, string> = {};

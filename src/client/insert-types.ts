@@ -47,9 +47,10 @@ export interface InsertOptions extends CallSurfaceOptions {
    */
   async?: boolean | { wait?: boolean };
   /**
-   * Sent as `insert_deduplication_token` (ClickHouse 22.2+): a retry of the same insert with the
-   * same token is dropped by a table that deduplicates inserts. Makes the request retryable when
-   * the input can be produced again (an array).
+   * Sent as `insert_deduplication_token` (ClickHouse 22.2+), with the server told to form one
+   * block per `blockSize` rows: a retry with the same token, rows, order and block size commits
+   * every row exactly once in a table that deduplicates inserts (docs/client.md "Deduplication").
+   * Makes the request retryable when the input can be produced again (an array).
    */
   deduplicationToken?: string;
   /** Live progress of this insert (rows and bytes written so far); see docs/client.md "Progress". */

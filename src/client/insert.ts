@@ -22,9 +22,10 @@ import { NATIVE_TYPES_CONVERSION, serverTextZone } from './capabilities.js';
 import type { ClientCore } from './core.js';
 import type { QuerySummary } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
-import { checkInsertOptions, insertSettings } from './insert-options.js';
+import { blockToken, checkInsertOptions, dedupBlockSettings, insertSettings } from './insert-options.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
 import { InputStop } from './insert-stop.js';
+import { SentCount, withSent } from './insert-sent.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
 import { chooseInsertColumns, explainLeftOut, guardNullableDefaults } from './insert-columns.js';
 
@@ -89,6 +90,9 @@ async function peek(rows: Iterable<unknown> | AsyncIterable<unknown>): Promise<{
   return { first: r.value, empty: r.done === true, all: { kind: 'sync', rows: all } };
 }
 
+/** What an insert of empty input returns: nothing was sent, so no query id (even one given in the options). */
+const EMPTY: InsertResult = Object.freeze({ queryId: undefined, summary: undefined });
+
 /** What one attempt did before it failed. */
 interface Attempt { sent: boolean; waitingForInput: boolean }
 
@@ -108,12 +112,12 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   let source: Source;
   let first: unknown;
   if (Array.isArray(rows)) {
-    if (rows.length === 0) return { queryId: opts.queryId, summary: undefined };
+    if (rows.length === 0) return EMPTY;
     source = { kind: 'array', rows };
     first = rows[0];
   } else {
     const p = await peek(rows as Iterable<unknown> | AsyncIterable<unknown>);
-    if (p.empty) return { queryId: opts.queryId, summary: undefined };
+    if (p.empty) return EMPTY;
     source = p.all;
     first = p.first;
   }
@@ -252,7 +256,7 @@ async function encodeAndSendColumns(
   // an abort or a stall of the source before it).
   const head = await stop.race(blocks.next());
   if (head === undefined) { stop.dispose(); void blocks.return(undefined).catch(() => undefined); throw stop.error!; }
-  if (head.done === true) { stop.dispose(); return { queryId: opts.queryId, summary: undefined }; }
+  if (head.done === true) { stop.dispose(); return EMPTY; }
   // A block that fails to encode (or an input that throws) ends the body cleanly after the
   // blocks before it, so the server commits exactly those; the error is raised once it answered.
   // Cutting the connection instead would make the outcome depend on what the server had read.
@@ -260,7 +264,15 @@ async function encodeAndSendColumns(
   // for ends the body the same way (a stop); while the server is what is waited for, the abort
   // reaches the transport, which cuts the request.
   let inputError: unknown;
+  // Blocks handed to the transport (counted as it pulls each one's first bytes), for the errors.
+  const sent = new SentCount();
+  const count = (): void => {
+    const read = source.kind === 'array' ? source.rows.length : stop.progress.rows;
+    sent.rows += blockSize === 0 ? read - sent.rows : Math.min(blockSize, read - sent.rows);
+    sent.blocks++;
+  };
   const stream = async function* (bl: AsyncGenerator<Uint8Array[]>, h: Uint8Array[]): AsyncGenerator<Uint8Array> {
+    count();
     for (const part of h) yield part;
     try {
       for (;;) {
@@ -272,6 +284,7 @@ async function encodeAndSendColumns(
         attempt.waitingForInput = false;
         if (n === undefined) { inputError = stop.error; void bl.return(undefined).catch(() => undefined); return; }
         if (n.done === true) return;
+        count();
         for (const part of n.value) yield part;
       }
     } catch (e) {
@@ -287,6 +300,8 @@ async function encodeAndSendColumns(
     body = () => {
       if (calls++ === 0) return stream(blocks, head.value);
       inputError = undefined;
+      sent.blocks = 0;
+      sent.rows = 0;
       const again = blocksOf();
       return (async function* () {
         const h = await again.next();
@@ -299,7 +314,7 @@ async function encodeAndSendColumns(
   const list = cols.map((c) => quoteIdentifier(c.name)).join(', ');
   if (core.transport.streamsRequestBodies === false) {
     try {
-      return await sendBlockByBlock(core, `INSERT INTO ${target} (${list}) FORMAT Native`, head.value, blocks, opts, auto);
+      return await sendBlockByBlock(core, `INSERT INTO ${target} (${list}) FORMAT Native`, head.value, blocks, opts, auto, blockSize, source.kind === 'array' ? () => source.rows.length : () => stop.progress.rows);
     } finally {
       stop.dispose();
     }
@@ -309,11 +324,18 @@ async function encodeAndSendColumns(
   // cost the server 1.5× the CPU at 65 536-row blocks and 5–8× at 16 384 (one MergeTree part per
   // block, then merges; small blocks reach "too many parts"). Atomicity does not depend on it: the
   // body always ends cleanly after the last good block, and the server writes what it squashed
-  // when the body ends, so blocks 0..k-1 are committed either way.
+  // when the body ends, so blocks 0..k-1 are committed either way. Only with a deduplication
+  // token is each block made one part (dedupBlockSettings): what makes a retry exactly-once.
   attempt.sent = true;
   try {
-    const result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, { ...opts, signal: stop.transportSignal() }, auto, replay, () => stop.pending());
-    if (inputError !== undefined) throw inputError;
+    const settings = { ...auto, ...dedupBlockSettings(opts, blockSize) };
+    let result: InsertResult;
+    try {
+      result = await send(core, `INSERT INTO ${target} (${list}) FORMAT Native`, body, { ...opts, signal: stop.transportSignal() }, settings, replay, () => stop.pending());
+    } catch (e) {
+      throw withSent(e, sent);
+    }
+    if (inputError !== undefined) throw withSent(inputError, sent, true);
     return result;
   } finally {
     stop.dispose();
@@ -362,16 +384,29 @@ async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Arra
  * A transport that cannot stream a body (fetch in a browser) gets one INSERT per block, each
  * buffered (at most one block in memory). The same outcome as one streamed body: a block that
  * fails to encode stops the insert with the blocks before it committed. The summary adds up the
- * requests' counters.
+ * requests' counters. With a deduplication token, block k is sent under the token plus its
+ * number (blockToken): under one token for all, the server took block 1 for a repeat of block 0.
  */
 async function sendBlockByBlock(
   core: ClientCore, sql: string, first: Uint8Array[], rest: AsyncIterable<Uint8Array[]>,
-  opts: InsertOptions, auto: Record<string, string>,
+  opts: InsertOptions, auto: Record<string, string>, blockSize: number, read: () => number,
 ): Promise<InsertResult> {
-  let result = await send(core, sql, (async function* () { yield* first; })(), opts, auto, false);
+  const token = opts.deduplicationToken;
+  const settingsOf = (k: number): Record<string, string> => token === undefined ? auto : { ...auto, insert_deduplication_token: blockToken(token, k) };
+  const sent = new SentCount();
+  const one = async (block: Uint8Array[]): Promise<InsertResult> => {
+    sent.rows += blockSize === 0 ? read() - sent.rows : Math.min(blockSize, read() - sent.rows);
+    const k = sent.blocks++;
+    try {
+      return await send(core, sql, (async function* () { yield* block; })(), opts, settingsOf(k), false);
+    } catch (e) {
+      throw withSent(e, sent);
+    }
+  };
+  let result = await one(first);
   let summary = result.summary;
   for await (const block of rest) {
-    result = await send(core, sql, (async function* () { yield* block; })(), opts, auto, false);
+    result = await one(block);
     summary = addSummaries(summary, result.summary);
   }
   return { queryId: result.queryId, summary };

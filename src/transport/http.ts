@@ -688,7 +688,7 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     this.closed = true;
     // Requests still waiting (for a socket or a response head) fail now and send nothing more.
-    for (const fail of [...this.pending]) fail(new ChwireConnectionError('the client was closed while the request was waiting for a response'));
+    for (const fail of [...this.pending]) fail(new ChwireConnectionError('the request was cancelled: the client closed before the server answered'));
     // The user's own agent is theirs to close.
     if (this.opts.agent === undefined) for (const h of this.hostSet.list) { h.pool.agent.destroy(); h.pool.probeAgent?.destroy(); }
   }

@@ -8,15 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { engineExec } from './engine.js';
 
-/** `INSERT INTO t (cols) FORMAT Native` with its body: stored in the engine (through a temporary file). True when it was such an insert. */
-export async function storeNativeInsert(sql: string, body: Uint8Array): Promise<boolean> {
+/** The insert settings a server applies to the stored insert (the rest are the transport's). */
+const INSERT_SETTINGS = ['insert_deduplication_token', 'min_insert_block_size_rows', 'min_insert_block_size_bytes'];
+
+/**
+ * `INSERT INTO t (cols) FORMAT Native` with its body: stored in the engine (through a temporary
+ * file), with the request's insert settings (deduplication). True when it was such an insert.
+ */
+export async function storeNativeInsert(sql: string, body: Uint8Array, params?: URLSearchParams): Promise<boolean> {
   const m = /^\s*(INSERT\s+INTO\s+[\s\S]*?)\s+FORMAT\s+Native\s*$/i.exec(sql);
   if (m === null) return false;
   const dir = await mkdtemp(join(tmpdir(), 'chwire-ts-insert-'));
   try {
     const file = join(dir, 'body.native');
     await writeFile(file, body);
-    await engineExec(`${m[1]} SELECT * FROM file('${file}', 'Native')`);
+    const settings = INSERT_SETTINGS.flatMap((k) => { const v = params?.get(k); return v == null ? [] : [`${k} = '${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`]; });
+    await engineExec(`${m[1]} ${settings.length > 0 ? `SETTINGS ${settings.join(', ')} ` : ''}SELECT * FROM file('${file}', 'Native')`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

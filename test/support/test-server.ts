@@ -228,7 +228,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       else if (/^\s*SELECT version\(\), timezone\(\)\s*$/i.test(sql)) body = Buffer.from(`${version}\t${opts.timezone ?? 'UTC'}\n`);
       // An INSERT with its data in the body: recorded (see `requests`), acknowledged, not stored.
       else if (/^\s*INSERT\b/i.test(sql) && raw.length > 0) {
-        if (opts.storeInserts === true) await storeNativeInsert(sql, received);
+        if (opts.storeInserts === true) await storeNativeInsert(sql, received, params);
         body = new Uint8Array(0);
       }
       else if (format === undefined && ![...params.keys()].some((k) => k.startsWith('param_'))) body = Buffer.from(await engineText(sql, 'TabSeparated'));
