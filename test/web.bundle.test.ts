@@ -26,10 +26,11 @@ after(() => rmSync(TMP, { recursive: true, force: true }));
 /**
  * Budgets in bytes, minified + gzipped. The issue's goals are 30 kB (a) and 35 kB (b); the client
  * is one class whose methods (fetch, stream, insert, columns…) a bundler cannot drop one by one,
- * so today both apps carry the whole client: measured 70.0 kB (a) and 70.0 kB (b) on the commit
- * that set these (Node 20, esbuild 0.28). The budgets are those figures plus 5 %: a regression guard.
+ * so today both apps carry the whole client: measured 77.3 kB (a) and 77.3 kB (b) after issue 17's
+ * fixes (per-call option checks, host timings, close/destroy, zone-aware text) were merged (Node 20,
+ * esbuild 0.28). The budgets are those figures plus 5 %: a regression guard.
  */
-const BUDGET = { read: 72_500, worker: 72_500 } as const;
+const BUDGET = { read: 81_000, worker: 81_000 } as const;
 
 /** `@opentelemetry/api` as in an app that does not install it: any import of it fails the build. */
 const noOtel: Plugin = {

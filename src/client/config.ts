@@ -14,7 +14,7 @@ import type { ProxyConfig } from '../transport/proxy-url.js';
 import type { AccessToken } from '../transport/request-headers.js';
 import { checkHttpOnly, resolveSurface, type CompressionOption, type HttpAgentLike } from './http-options.js';
 import { resolveObserver, type Observer } from './observe/call.js';
-import { clientOptionHint } from './call-options.js';
+import { optionHint } from './official-names.js';
 import { checkSettingName } from './setting-name.js';
 import type { Logger, LogLevel } from './observe/logger.js';
 import type { TracingOptions } from './observe/tracing.js';
@@ -173,7 +173,7 @@ function nonNegative(name: string, v: number | undefined, dflt: number): number 
 
 export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory): ResolvedConfig {
   for (const k of Object.keys(o)) {
-    if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}${clientOptionHint(k)}`);
+    if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}${optionHint(k, 'createClient')}`);
   }
   const raw = o.url ?? 'http://localhost:8123';
   const list = (typeof raw === 'string' ? raw.split(',') : [...raw]).map((s) => s.trim()).filter((s) => s.length > 0);

@@ -40,7 +40,7 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
   { types: 'Date, Date32', option: 'date', values: [['Date', 'a new `Date` at 00:00 UTC of that day'], ['string', '`"YYYY-MM-DD"`, as the server prints it']] },
   {
     types: 'DateTime, DateTime(tz)', option: 'datetime',
-    values: [['Date', 'a new `Date` (the instant; the zone only affects how ClickHouse prints it)'], ['string', 'ISO-8601 UTC: `"2024-01-02T03:04:05Z"`'], ['number', 'milliseconds since the epoch'],
+    values: [['Date', 'a new `Date` (the instant; the zone only affects how ClickHouse prints it)'], ['string', 'ISO-8601 UTC: `"2024-01-02T03:04:05Z"`'], ['number', 'milliseconds since the epoch (on insert a number means Unix seconds for DateTime, days for Date, ticks for DateTime64, as the server reads JSON: see native.md "Accepted JavaScript values")'],
       ['text', 'as the server prints it, in the type\'s zone: `"2023-11-14 17:13:20"` (a type without a zone: in UTC, where the server would use its own zone)']],
   },
   {
