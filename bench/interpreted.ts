@@ -10,7 +10,7 @@
 // Checks before timing: interpreted rows deep-equal compiled rows; the two encoders' bytes equal.
 // (Native row building, the only generated part of Native decoding, is not timed here.)
 import { decodeRowBinary, decodeRowBinaryReference, clearCompiledCache, type DecodedRows } from '../src/codec.js';
-import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/encoder.js';
+import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/write/encoder.js';
 import { concatBytes } from '../src/io/bytes.js';
 import { engineBytes, engineExec } from '../test/support/engine.js';
 import { Bench } from './harness.js';

@@ -6,7 +6,7 @@
 // Invariant: paths alternated, checked against the reference decoder (or the other Native path
 // the same options) before timing, medians after warm-up (bench/harness.ts).
 import { decodeRowBinary, decodeRowBinaryReference, clearCompiledCache, type RowBinaryOptions } from '../src/codec.js';
-import { decodeNative } from '../src/native/row-decoder.js';
+import { decodeNative } from '../src/native/read/row-decoder.js';
 import { engineBytes } from '../test/support/engine.js';
 import { Bench, type BenchPath } from './harness.js';
 import { assertEqual } from './equal.js';

@@ -28,7 +28,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['convert/', 'codegen/'], // value converters; the code emitter and compiler
   ['plan/'], // options → plan
   ['rowbinary/'], // RowBinary decoders
-  ['native/'], // Native readers and writers (uses rowbinary's readers)
+  ['native/read/', 'native/write/'], // Native readers; Native writers (neither imports the other)
+  ['native/'], // native/index.ts: the Native codec facade
   ['columns/', 'arrow/', 'gen/runtime.ts'], // helpers over columnar results; the chwire/arrow converters; what generated modules call (via chwire/codec)
   ['codec.ts'], // chwire/codec: the codecs' facade
   ['transport/'], // HTTP, fetch and chdb transports

@@ -8,7 +8,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createClient, ChwireEncodeError } from '../src/index.js';
-import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/encoder.js';
+import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/write/encoder.js';
 
 const c = createClient({ url: 'chdb://' });
 after(() => c.close());

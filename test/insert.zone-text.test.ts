@@ -10,7 +10,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createClient, ChwireEncodeError } from '../src/index.js';
-import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/encoder.js';
+import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/write/encoder.js';
 import { realClient, SKIP_REAL, uniqueName } from './support/ch-server.js';
 import { ownServer, SKIP_OWN } from './support/own-server.js';
 

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChwireEncodeError, describeValue } from '../src/errors.js';
-import { compileNativeEncoder } from '../src/native/encoder.js';
-import { nativeBlocks } from '../src/native/blocks.js';
+import { compileNativeEncoder } from '../src/native/write/encoder.js';
+import { nativeBlocks } from '../src/native/write/blocks.js';
 
 function encodeOne(type: string, value: unknown, shape: 'object' | 'array' = 'object'): Uint8Array[] {
   const enc = compileNativeEncoder([{ name: 'ok', type: 'UInt8' }, { name: 'c', type }], shape);

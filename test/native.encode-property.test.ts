@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compileNativeEncoder } from '../src/native/encoder.js';
-import { nativeBlocks } from '../src/native/blocks.js';
+import { compileNativeEncoder } from '../src/native/write/encoder.js';
+import { nativeBlocks } from '../src/native/write/blocks.js';
 import { writeNativeFile, engineReadNative, sqlString } from './support/native-engine.js';
 import { engineExec, engineJsonRows } from './support/engine.js';
 

@@ -4,8 +4,8 @@
 // the same values written as SQL expressions. No expected output is written by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileNativeEncoder } from '../src/native/encoder.js';
-import { nativeBlocks } from '../src/native/blocks.js';
+import { compileNativeEncoder } from '../src/native/write/encoder.js';
+import { nativeBlocks } from '../src/native/write/blocks.js';
 import { engineJsonRows } from './support/engine.js';
 import { writeNativeFile, engineReadNative, engineInsertNative, sqlString } from './support/native-engine.js';
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { createClient, ChwireConfigError, ChwireEncodeError, isChwireError } from '../src/index.js';
-import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/encoder.js';
+import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/write/encoder.js';
 import { formatQueryParams, tuple } from '../src/client/params.js';
 
 /** Every text of an error a caller could print, ship or serialise, and of its causes. */

@@ -12,7 +12,7 @@
 import { makeData, Dictionary, Utf8, Int8, Int16, Int32, Vector, type Data } from 'apache-arrow';
 import { ALL_VALID, badForm, kindOf, isNull, type Converter, type Validity, type Where } from './converter.js';
 import { utf8Data } from './binary.js';
-import type { EnumColumn } from '../native/column-shapes.js';
+import type { EnumColumn } from '../native/read/column-shapes.js';
 import type { EnumEntry } from '../types/ast.js';
 
 const isEnum = (c: unknown): c is EnumColumn => typeof c === 'object' && c !== null && (c as { kind?: unknown }).kind === 'enum';

@@ -11,7 +11,7 @@
 import { makeData, RecordBatch, Schema, Struct, Table, type Data } from 'apache-arrow';
 import { parseType } from '../types/parse.js';
 import { ChwireConfigError } from '../errors.js';
-import type { NativeColumns } from '../native/column-shapes.js';
+import type { NativeColumns } from '../native/read/column-shapes.js';
 import { converterFor, fieldOf, toData } from './plan.js';
 import { ALL_VALID, type Converter } from './converter.js';
 

@@ -9,7 +9,7 @@
 import { Dictionary, Int32, type Data } from 'apache-arrow';
 import { GrowingDictionary, indexData } from './dictionaries.js';
 import type { Converter, Where } from './converter.js';
-import type { LowCardinalityColumn } from '../native/column-shapes.js';
+import type { LowCardinalityColumn } from '../native/read/column-shapes.js';
 
 const isLowCardinality = (c: unknown): c is LowCardinalityColumn =>
   typeof c === 'object' && c !== null && (c as { kind?: unknown }).kind === 'lowCardinality';

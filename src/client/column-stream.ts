@@ -6,7 +6,7 @@
 // blocks, never from bytes of an exception an older server appends after the data (tail-hold.ts);
 // every batch carries the same names and types (zones restored by DESCRIBE on servers without
 // binary type headers, as fetchColumns does).
-import { createNativeColumnsDecoder } from '../native/column-decoder.js';
+import { createNativeColumnsDecoder } from '../native/read/column-decoder.js';
 import type { NativeColumns } from '../native/index.js';
 import type { ColumnInfo } from '../stream-decoder.js';
 import type { QuerySummary } from '../transport/types.js';

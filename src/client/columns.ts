@@ -5,11 +5,11 @@
 // the data is raised, never decoded (tail-hold.ts); the query holds its session lock until its
 // body has ended.
 import { newQueryId } from './query-id.js';
-import { NativeColumnsCollector } from '../native/column-decoder.js';
+import { NativeColumnsCollector } from '../native/read/column-decoder.js';
 import { LoopTurns } from './loop-turn.js';
 import type { NativeColumns, NativeColumnsOptions } from '../native/index.js';
-import { createNativeDecoder } from '../native/row-decoder.js';
-import type { ColumnValueOptions } from '../native/column-plan.js';
+import { createNativeDecoder } from '../native/read/row-decoder.js';
+import type { ColumnValueOptions } from '../native/read/column-plan.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { TransportResponse } from '../transport/types.js';
 import type { ClientCore, ExecOptions } from './core.js';

@@ -15,7 +15,7 @@ import type { TypeNode } from '../types/ast.js';
 import { parseType } from '../types/parse.js';
 import { ticksToMillis } from '../convert/datetime.js';
 import { decimalToNumber, decimalToString } from '../convert/decimal.js';
-import type { NativeColumn, NativeColumns, EnumColumn, LowCardinalityColumn, NumericArray } from '../native/column-shapes.js';
+import type { NativeColumn, NativeColumns, EnumColumn, LowCardinalityColumn, NumericArray } from '../native/read/column-shapes.js';
 
 /** A result column's parsed type: what `types[k]` says, without parsing text by hand. */
 export interface ColumnType {

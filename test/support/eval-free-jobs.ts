@@ -3,7 +3,7 @@
 // with generated code, a child under `node --disallow-code-generation-from-strings` runs it on the
 // interpreted paths; results (or errors, as plain fields) travel as v8-serialized values.
 import { decodeRowBinary } from '../../src/rowbinary/decode.js';
-import { compileNativeEncoder } from '../../src/native/encoder.js';
+import { compileNativeEncoder } from '../../src/native/write/encoder.js';
 import { createNativeDecoder, decodeNative } from '../../src/native/index.js';
 import { concatBytes } from '../../src/io/bytes.js';
 import type { DecodeOptions } from '../../src/plan/options.js';

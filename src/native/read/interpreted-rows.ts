@@ -2,8 +2,8 @@
 // (codegen/compile.ts decides): the same rows as the compiled builders of row-decoder.ts, built by
 // a loop over the columns. Invariant: equal rows, key for key and in the same order, with a
 // column named `__proto__` an own property (never the prototype).
-import type { Row } from '../stream-decoder.js';
-import { setOwn } from '../convert/objects.js';
+import type { Row } from '../../stream-decoder.js';
+import { setOwn } from '../../convert/objects.js';
 
 type Values = ArrayLike<unknown>;
 type At = ((d: unknown, i: number) => unknown) | undefined;

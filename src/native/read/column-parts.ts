@@ -11,8 +11,8 @@
 //   last part alone (streams), `finish(total)` joins all parts, copying each byte exactly once
 //   (one part in a view-able input: no copy at all when aligned).
 // - `takeBlock()` forgets the part it hands out, so a stream holds one block of columns at a time.
-import type { Cursor } from '../io/cursor.js';
-import { fault } from '../io/fault.js';
+import type { Cursor } from '../../io/cursor.js';
+import { fault } from '../../io/fault.js';
 import { lowCardinalityPrefix, readLowCardinalityPart, need, type ColumnReader, type NativeCursor, type Values } from './column-readers.js';
 import { ByteStore, ResumableFixed, ResumableStrings } from './resumable.js';
 import type {

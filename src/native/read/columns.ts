@@ -12,13 +12,13 @@
 // - Every block must have the first block's columns (names and types), else ChwireDecodeError.
 // - A top-level DateTime('tz') arrives as plain DateTime (native.md §2): `options.types` lets
 //   the caller supply the real type text, checked to differ from the header only by that zone.
-import { ChwireConfigError, ChwireDecodeError } from '../errors.js';
-import type { TypeNode } from '../types/ast.js';
-import { parseType } from '../types/parse.js';
-import { typeEquals } from '../types/equals.js';
-import { createCursor, type Cursor } from '../io/cursor.js';
-import { plainBytes } from '../io/bytes.js';
-import { NEED_MORE } from '../io/need-more.js';
+import { ChwireConfigError, ChwireDecodeError } from '../../errors.js';
+import type { TypeNode } from '../../types/ast.js';
+import { parseType } from '../../types/parse.js';
+import { typeEquals } from '../../types/equals.js';
+import { createCursor, type Cursor } from '../../io/cursor.js';
+import { plainBytes } from '../../io/bytes.js';
+import { NEED_MORE } from '../../io/need-more.js';
 import { readBlock, newProgress, dropSpent, SlotCache } from './block-reader.js';
 import type { Collector } from './column-parts.js';
 import { ColumnarPlan, type NativeColumnsOptions } from './column-plan.js';

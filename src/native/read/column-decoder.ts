@@ -11,7 +11,7 @@
 //   own block. Blocks with 0 rows give no batch (their header still sets `header`).
 // - A body that ends inside a block is a ChwireDecodeError at end() naming the column being read,
 //   the block's first row and the body offset where the bytes ran out.
-import type { NativeCursor } from '../io/cursor.js';
+import type { NativeCursor } from '../../io/cursor.js';
 import { BlockFeeder, type BlockTarget } from './block-feed.js';
 import { ColumnBlocks } from './columns.js';
 import type { NativeColumnsOptions } from './column-plan.js';

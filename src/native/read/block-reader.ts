@@ -17,16 +17,16 @@
 // - Header lengths are checked before anything is allocated; corrupt bytes become a
 //   ChwireDecodeError naming column, the block's first row, and the absolute body offset.
 // - Column readers are built once per (name, type) and reused for every block of the result.
-import { ChwireDecodeError } from '../errors.js';
-import type { TypeNode } from '../types/ast.js';
-import { parseType } from '../types/parse.js';
-import { readBinaryType } from '../types/binary.js';
-import { printType } from '../types/print.js';
-import { NEED_MORE } from '../io/need-more.js';
-import type { Cursor, NativeCursor } from '../io/cursor.js';
-import { DecodeFault, MAX_LENGTH, fault } from '../io/fault.js';
-import { readVarUInt } from '../io/varint.js';
-import { utf8Decode } from '../io/utf8.js';
+import { ChwireDecodeError } from '../../errors.js';
+import type { TypeNode } from '../../types/ast.js';
+import { parseType } from '../../types/parse.js';
+import { readBinaryType } from '../../types/binary.js';
+import { printType } from '../../types/print.js';
+import { NEED_MORE } from '../../io/need-more.js';
+import type { Cursor, NativeCursor } from '../../io/cursor.js';
+import { DecodeFault, MAX_LENGTH, fault } from '../../io/fault.js';
+import { readVarUInt } from '../../io/varint.js';
+import { utf8Decode } from '../../io/utf8.js';
 import { need, hasWidth } from './column-readers.js';
 
 export interface ColumnSlot<R> {

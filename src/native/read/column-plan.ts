@@ -11,10 +11,10 @@
 // - `strings: 'raw'`: top-level String/FixedString columns (and Nullable of them) as offsets + bytes,
 //   strings nested in other types as Uint8Array (the `'bytes'` form): no JS string is made.
 // Invariant: every option is validated here (ChwireConfigError naming it) before a byte is read.
-import { ChwireConfigError } from '../errors.js';
-import type { TypeNode } from '../types/ast.js';
-import { decimalByteWidth } from '../types/ast.js';
-import type { ResolvedValueOptions, ValueOptions } from '../plan/options.js';
+import { ChwireConfigError } from '../../errors.js';
+import type { TypeNode } from '../../types/ast.js';
+import { decimalByteWidth } from '../../types/ast.js';
+import type { ResolvedValueOptions, ValueOptions } from '../../plan/options.js';
 import { columnReader, type ReaderContext } from './column-readers.js';
 import { specialReader } from './column-dynamic.js';
 import { resolveNativeOptions, type NativeDecodeOptions, type ResolvedNativeOptions } from './options.js';

@@ -1,7 +1,7 @@
 // Decode options → the resolved value options of each column, decided once per column (never per
 // value), with the same validation as the RowBinary path (src/plan/options.ts).
-import { ChwireConfigError } from '../errors.js';
-import { DEFAULT_VALUE_OPTIONS, VALUE_OPTION_KEYS, mergeValueOptions, type DecodeOptions, type ResolvedValueOptions, type ValueOptions } from '../plan/options.js';
+import { ChwireConfigError } from '../../errors.js';
+import { DEFAULT_VALUE_OPTIONS, VALUE_OPTION_KEYS, mergeValueOptions, type DecodeOptions, type ResolvedValueOptions, type ValueOptions } from '../../plan/options.js';
 
 /** DecodeOptions plus what only the Native reader needs to know. */
 export interface NativeDecodeOptions extends DecodeOptions {

@@ -12,10 +12,10 @@
 // - Results equal those of the whole-column readers for the same bytes (the same converters run).
 // - Nothing is allocated from a length before the bytes present bound it: a fixed-width column's
 //   buffer (width × n) is allocated only once the block reader has checked n bytes are present.
-import { NEED_MORE } from '../io/need-more.js';
-import { fault, MAX_LENGTH } from '../io/fault.js';
-import { readVarUInt } from '../io/varint.js';
-import type { NativeCursor } from '../io/cursor.js';
+import { NEED_MORE } from '../../io/need-more.js';
+import { fault, MAX_LENGTH } from '../../io/fault.js';
+import { readVarUInt } from '../../io/varint.js';
+import type { NativeCursor } from '../../io/cursor.js';
 
 /**
  * Bytes a resumable read waits for before it goes on (at most what the column still needs): an

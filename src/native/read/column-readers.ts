@@ -13,31 +13,31 @@
 //   and against the bytes present before anything is allocated.
 // - The result is indexable by row (a typed array or a plain array) and is read before the bytes
 //   under it change: a typed array may be a view of the input.
-import type { TypeNode } from '../types/ast.js';
-import { decimalByteWidth } from '../types/ast.js';
-import { ChwireTypeError } from '../errors.js';
-import type { ResolvedValueOptions } from '../plan/options.js';
-import type { Cursor, NativeCursor } from '../io/cursor.js';
+import type { TypeNode } from '../../types/ast.js';
+import { decimalByteWidth } from '../../types/ast.js';
+import { ChwireTypeError } from '../../errors.js';
+import type { ResolvedValueOptions } from '../../plan/options.js';
+import type { Cursor, NativeCursor } from '../../io/cursor.js';
 
-export type { NativeCursor } from '../io/cursor.js';
-import { NEED_MORE } from '../io/need-more.js';
-import { fault, MAX_LENGTH } from '../io/fault.js';
-import { readVarUInt } from '../io/varint.js';
-import { utf8Decode } from '../io/utf8.js';
+export type { NativeCursor } from '../../io/cursor.js';
+import { NEED_MORE } from '../../io/need-more.js';
+import { fault, MAX_LENGTH } from '../../io/fault.js';
+import { readVarUInt } from '../../io/varint.js';
+import { utf8Decode } from '../../io/utf8.js';
 // Not `u8.slice()`: on a Node Buffer that is a view of shared memory, not a copy.
-import { copyBytes } from '../io/bytes.js';
-import { readInt64Exact, readInt64Number, readInt64String, readUInt64Number, readUInt64String, readIntBig, readUIntBig } from '../io/bigint.js';
-import { decimalToString, decimalToNumber } from '../convert/decimal.js';
-import { uuidToString, uuidToBytes } from '../convert/uuid.js';
-import { ipv4ToString, ipv6ToString } from '../convert/ip.js';
+import { copyBytes } from '../../io/bytes.js';
+import { readInt64Exact, readInt64Number, readInt64String, readUInt64Number, readUInt64String, readIntBig, readUIntBig } from '../../io/bigint.js';
+import { decimalToString, decimalToNumber } from '../../convert/decimal.js';
+import { uuidToString, uuidToBytes } from '../../convert/uuid.js';
+import { ipv4ToString, ipv6ToString } from '../../convert/ip.js';
 import {
   daysToDate, daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis, timeToString, time64ToString, time64ToSeconds,
-} from '../convert/datetime.js';
-import { setOwn } from '../convert/objects.js';
-import { float32Shortest } from '../convert/float32.js';
-import { ZoneText } from '../convert/server-text.js';
-import { objectKeyOptions } from '../plan/structural.js';
-import { keyText, type KeyText } from '../plan/key-text.js';
+} from '../../convert/datetime.js';
+import { setOwn } from '../../convert/objects.js';
+import { float32Shortest } from '../../convert/float32.js';
+import { ZoneText } from '../../convert/server-text.js';
+import { objectKeyOptions } from '../../plan/structural.js';
+import { keyText, type KeyText } from '../../plan/key-text.js';
 import { ResumableFixed, ResumableStrings, STEP_BYTES } from './resumable.js';
 
 export type Values = ArrayLike<unknown>;

@@ -15,17 +15,17 @@
 //   resumable.ts), so a long column is scanned once, not once per chunk.
 //   (Views of a never-rewritten queue instead of copies were measured: ~10 % faster reads, but a
 //   kept block then pins 3-4× its bytes in the queue's grown buffers; not worth it.)
-import type { TypeNode } from '../types/ast.js';
-import type { ResolvedValueOptions } from '../plan/options.js';
-import { utf8Decode } from '../io/utf8.js';
-import { copyBytes } from '../io/bytes.js';
-import { readInt64Exact, readInt64Number, readInt64String, readUInt64Number, readUInt64String } from '../io/bigint.js';
+import type { TypeNode } from '../../types/ast.js';
+import type { ResolvedValueOptions } from '../../plan/options.js';
+import { utf8Decode } from '../../io/utf8.js';
+import { copyBytes } from '../../io/bytes.js';
+import { readInt64Exact, readInt64Number, readInt64String, readUInt64Number, readUInt64String } from '../../io/bigint.js';
 import {
   daysToDate, daysToString, secondsToIso, ticksToDate, ticksToIso, ticksToMillis,
-} from '../convert/datetime.js';
-import { ZoneText } from '../convert/server-text.js';
-import { uuidToString, uuidToBytes } from '../convert/uuid.js';
-import { ipv4ToString, ipv6ToString } from '../convert/ip.js';
+} from '../../convert/datetime.js';
+import { ZoneText } from '../../convert/server-text.js';
+import { uuidToString, uuidToBytes } from '../../convert/uuid.js';
+import { ipv4ToString, ipv6ToString } from '../../convert/ip.js';
 import { need, type NativeCursor } from './column-readers.js';
 import { ByteStore, ResumableFixed, ResumableStrings } from './resumable.js';
 

@@ -9,9 +9,9 @@
 // - No attempt is made before the reader's exact lower bound of bytes (`c.need`) has arrived.
 // - A body that ends inside a block is a ChwireDecodeError at end() naming the column being read,
 //   the block's first row and the body offset where the bytes ran out.
-import { ChwireDecodeError } from '../errors.js';
-import { createCursor, resetCursor, type NativeCursor } from '../io/cursor.js';
-import { ByteQueue } from '../io/chunks.js';
+import { ChwireDecodeError } from '../../errors.js';
+import { createCursor, resetCursor, type NativeCursor } from '../../io/cursor.js';
+import { ByteQueue } from '../../io/chunks.js';
 
 /** What the feeder reads blocks into. */
 export interface BlockTarget {

@@ -13,14 +13,14 @@
 //   key and source hash, as for decoders (codegen/precompiled.ts).
 // - Errors are ChwireEncodeError{column, row: rowBase + index in the block, expected, value}, where
 //   `value` is only the kind of the offending value (errors.ts describeValue), never its content.
-import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
-import type { TypeNode } from '../types/ast.js';
-import { parseType } from '../types/parse.js';
+import { ChwireConfigError, ChwireEncodeError } from '../../errors.js';
+import type { TypeNode } from '../../types/ast.js';
+import { parseType } from '../../types/parse.js';
 import { columnWriter, type ColumnWriter } from './column-writers.js';
 import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, makeDateTime, fixedDateTime, makeDays, makeDateTime64, textZones, type TextZone } from './encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
-import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
-import { lookupPrecompiled } from '../codegen/precompiled.js';
+import { BoundedCache, compiled, hashKey } from '../../codegen/compile.js';
+import { lookupPrecompiled } from '../../codegen/precompiled.js';
 import { interpretedEncodeBlock, type TypedArrayName } from './interpreted-encoder.js';
 
 export interface NativeColumnSpec { readonly name: string; readonly type: string }

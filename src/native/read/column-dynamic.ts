@@ -9,17 +9,17 @@
 //   are read with the RowBinary Dynamic reader, so they give the same JS values as RowBinary.
 // - JSON rows: dotted paths become nested objects, a dynamic path holding NULL is omitted and a
 //   typed path is kept even when NULL — as the RowBinary decoder does.
-import type { TypeNode, JsonType } from '../types/ast.js';
-import { parseType } from '../types/parse.js';
-import type { Cursor } from '../io/cursor.js';
-import { createCursor } from '../io/cursor.js';
-import { fault, DecodeFault, MAX_LENGTH } from '../io/fault.js';
-import { readVarUInt } from '../io/varint.js';
-import { utf8Decode } from '../io/utf8.js';
-import { NEED_MORE } from '../io/need-more.js';
-import { jsonObject } from '../convert/objects.js';
+import type { TypeNode, JsonType } from '../../types/ast.js';
+import { parseType } from '../../types/parse.js';
+import type { Cursor } from '../../io/cursor.js';
+import { createCursor } from '../../io/cursor.js';
+import { fault, DecodeFault, MAX_LENGTH } from '../../io/fault.js';
+import { readVarUInt } from '../../io/varint.js';
+import { utf8Decode } from '../../io/utf8.js';
+import { NEED_MORE } from '../../io/need-more.js';
+import { jsonObject } from '../../convert/objects.js';
 import { readBinaryTypeText } from './block-reader.js';
-import { makeReader } from '../rowbinary/readers.js';
+import { makeReader } from '../../rowbinary/readers.js';
 import {
   columnReader, variantReader, readCount, readOffsets, typedAt, need, type ColumnReader, type ReaderContext, type Values,
 } from './column-readers.js';

@@ -5,7 +5,7 @@
 // the table's columns, native.md §6); with blockSize 0 the whole input is encoded before the first
 // yield, so a bad value anywhere means nothing is yielded (all-or-nothing). Row numbers in errors
 // count from the first row of the whole input.
-import { ChwireConfigError } from '../errors.js';
+import { ChwireConfigError } from '../../errors.js';
 import type { NativeEncoder } from './encoder.js';
 
 /**

@@ -16,22 +16,22 @@
 //   eager values. Rows equal those of `push`. The mode is fixed by the first call: `push` on a
 //   lazy decoder builds every row of its sources, `pushSources` on an eager one wraps its rows.
 //   `pushBuilt` (fetch) is pushSources with a row function of its own (rows that are kept).
-import { ChwireDecodeError } from '../errors.js';
-import type { ColumnInfo, Row, RowSource, RowStreamDecoder } from '../stream-decoder.js';
-import type { TypeNode } from '../types/ast.js';
-import { createCursor, type Cursor, type NativeCursor } from '../io/cursor.js';
-import { NEED_MORE } from '../io/need-more.js';
-import { plainBytes } from '../io/bytes.js';
+import { ChwireDecodeError } from '../../errors.js';
+import type { ColumnInfo, Row, RowSource, RowStreamDecoder } from '../../stream-decoder.js';
+import type { TypeNode } from '../../types/ast.js';
+import { createCursor, type Cursor, type NativeCursor } from '../../io/cursor.js';
+import { NEED_MORE } from '../../io/need-more.js';
+import { plainBytes } from '../../io/bytes.js';
 import { columnReader, type ColumnReader, type ReaderContext, type Values } from './column-readers.js';
 import { BlockFeeder, type BlockTarget } from './block-feed.js';
 import { readBlock, newProgress, dropSpent, SlotCache, type BlockProgress } from './block-reader.js';
 import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOptions } from './options.js';
 import { specialReader } from './column-dynamic.js';
 import { lazyColumn, type LazyColumn } from './lazy-columns.js';
-import { BoundedCache, compiled, hashKey } from '../codegen/compile.js';
-import { lookupPrecompiled } from '../codegen/precompiled.js';
+import { BoundedCache, compiled, hashKey } from '../../codegen/compile.js';
+import { lookupPrecompiled } from '../../codegen/precompiled.js';
 import { interpretedRowBuilder, interpretedSourceFactory } from './interpreted-rows.js';
-import { parseType } from '../types/parse.js';
+import { parseType } from '../../types/parse.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
 

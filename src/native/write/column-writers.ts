@@ -10,11 +10,11 @@
 // - Every value is validated; a bad one throws EncodeFail whose `index` is the position in the
 //   array passed to `data()`. Composite writers translate the index of a nested failure back to
 //   their own positions, so the top level reports the caller's row.
-import type { TypeNode } from '../types/ast.js';
-import { decimalByteWidth } from '../types/ast.js';
-import { ChwireTypeError } from '../errors.js';
-import { printType } from '../types/print.js';
-import { parseType } from '../types/parse.js';
+import type { TypeNode } from '../../types/ast.js';
+import { decimalByteWidth } from '../../types/ast.js';
+import { ChwireTypeError } from '../../errors.js';
+import { printType } from '../../types/print.js';
+import { parseType } from '../../types/parse.js';
 import type { ByteSink } from './sink.js';
 import { failedAt, remap, isList, type ColumnWriter } from './writer-core.js';
 import { nullableWriter, arrayWriter, tupleWriter, mapWriter, lowCardinalityWriter, variantWriter } from './composite-writers.js';
