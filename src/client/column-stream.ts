@@ -46,7 +46,17 @@ export class ColumnStreamImpl extends QueryStreamBase<OpenedColumns> implements 
   private async *run(): AsyncGenerator<ColumnBatch> {
     const q = await this.begin();
     if (q === undefined) return;
-    const decoder = createNativeColumnsDecoder(q.decode);
+    let decoder: ReturnType<typeof createNativeColumnsDecoder>;
+    try {
+      decoder = createNativeColumnsDecoder(q.decode);
+    } catch (e) {
+      // Bad decode options: the request is open, so give its connection back before failing.
+      q.response.cancel();
+      q.release();
+      this.detach();
+      q.done?.(e, 0);
+      throw e;
+    }
     // Batches of a chunk that completed several blocks go out in microtasks: the loop gets a turn.
     const turns = new LoopTurns(1);
     let types: string[] | undefined;
