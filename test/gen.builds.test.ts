@@ -63,8 +63,14 @@ interface Setup {
   readonly build: (dir: string) => string[][];
   readonly run: (dir: string) => string[];
   readonly tsconfig?: Record<string, unknown>;
-  /** A CommonJS app: it must load chwire's CommonJS build (require conditions, dist/cjs). */
-  readonly cjs?: true;
+  /**
+   * `app`: a CommonJS app, which must load only chwire's CommonJS build (require conditions,
+   * dist/cjs). `module`: the generated module is CommonJS (it registers in dist/cjs's copy) while
+   * the app is an ES module (its client is dist/src's copy, which must find those registrations).
+   */
+  readonly cjs?: 'app' | 'module';
+  /** The app's file name (default app.ts). */
+  readonly appFile?: 'app.mts';
   readonly skip?: () => string | false;
 }
 
@@ -90,8 +96,12 @@ const tsc = (): string[] => [process.execPath, TSC, '-p', 'tsconfig.json'];
 const SETUPS: Setup[] = [
   { name: 'tsc outDir, module nodenext', type: 'module', ext: '.js', tsconfig: { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext' }, build: () => [tsc()], run: () => [process.execPath, 'out/app.js'] },
   { name: 'tsc outDir, nodenext, allowJs + checkJs', type: 'module', ext: '.js', tsconfig: { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext', allowJs: true, checkJs: true }, build: () => [tsc()], run: () => [process.execPath, 'out/app.js'] },
-  { name: 'tsc outDir, module commonjs (CJS package)', cjs: true, ext: '.js', tsconfig: { ...STRICT, module: 'commonjs', moduleResolution: 'node10' }, build: () => [tsc()], run: () => [process.execPath, '-r', './probe.cjs', 'out/app.js'] },
-  { name: 'tsc outDir, module node16 (CJS package)', cjs: true, ext: '.js', tsconfig: { ...STRICT, module: 'node16', moduleResolution: 'node16' }, build: () => [tsc()], run: () => [process.execPath, '-r', './probe.cjs', 'out/app.js'] },
+  { name: 'tsc outDir, module commonjs (CJS package)', cjs: 'app', ext: '.js', tsconfig: { ...STRICT, module: 'commonjs', moduleResolution: 'node10' }, build: () => [tsc()], run: () => [process.execPath, '-r', './probe.cjs', 'out/app.js'] },
+  { name: 'tsc outDir, module node16 (CJS package)', cjs: 'app', ext: '.js', tsconfig: { ...STRICT, module: 'node16', moduleResolution: 'node16' }, build: () => [tsc()], run: () => [process.execPath, '-r', './probe.cjs', 'out/app.js'] },
+  {
+    name: 'tsc outDir, node16 in a CJS package, an ES module app (app.mts) importing the CommonJS module', cjs: 'module', appFile: 'app.mts', ext: '.js',
+    tsconfig: { ...STRICT, module: 'node16', moduleResolution: 'node16' }, build: () => [tsc()], run: () => [process.execPath, '-r', './probe.cjs', 'out/app.mjs'],
+  },
   {
     name: 'esbuild bundle, "sideEffects": false', type: 'module', sideEffects: false, ext: '.js',
     build: () => [[ESBUILD, 'app.ts', '--bundle', '--platform=node', '--format=esm', '--outfile=out/app.mjs', '--external:chwire', '--external:chwire/*', '--log-level=warning']],
@@ -123,9 +133,10 @@ test('a chwire gen module builds unchanged in every setup and its precompiled de
         symlinkSync(ROOT, join(dir, 'node_modules', 'chwire'), 'dir');
         writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', private: true, ...(s.type === undefined ? {} : { type: s.type }), ...(s.sideEffects === undefined ? {} : { sideEffects: s.sideEffects }) }));
         writeFileSync(join(dir, 'db.ts'), moduleText);
-        writeFileSync(join(dir, 'app.ts'), app(s.ext));
-        if (s.tsconfig !== undefined) writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: s.tsconfig, include: ['app.ts', 'db.ts'] }));
-        if (s.cjs === true) writeFileSync(join(dir, 'probe.cjs'), CJS_PROBE);
+        const appFile = s.appFile ?? 'app.ts';
+        writeFileSync(join(dir, appFile), app(s.ext));
+        if (s.tsconfig !== undefined) writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: s.tsconfig, include: [appFile, 'db.ts'] }));
+        if (s.cjs !== undefined) writeFileSync(join(dir, 'probe.cjs'), CJS_PROBE);
         for (const argv of s.build(dir)) {
           try {
             await run(argv[0]!, argv.slice(1), { cwd: dir });
@@ -134,10 +145,10 @@ test('a chwire gen module builds unchanged in every setup and its precompiled de
             assert.fail(`${s.name}: ${argv.slice(0, 3).join(' ')} failed:\n${x.stdout ?? ''}${x.stderr ?? x.message}`);
           }
         }
-        if (s.cjs === true) {
-          // tsc emitted CommonJS: the app and the module require() the package, nothing imports it.
-          const emitted = readFileSync(join(dir, 'out', 'app.js'), 'utf8') + readFileSync(join(dir, 'out', 'db.js'), 'utf8');
-          assert.match(emitted, /require\("chwire"\)/);
+        if (s.cjs !== undefined) {
+          // tsc emitted CommonJS: the module (and a CommonJS app) require() the package, never import it.
+          const emitted = readFileSync(join(dir, 'out', 'db.js'), 'utf8') + (s.cjs === 'app' ? readFileSync(join(dir, 'out', 'app.js'), 'utf8') : '');
+          assert.match(emitted, s.cjs === 'app' ? /require\("chwire"\)/ : /require\("chwire\/codec"\)/);
           assert.match(emitted, /require\("chwire\/codec"\)/);
           assert.doesNotMatch(emitted, /\bimport\(|^import /m);
         }
@@ -154,12 +165,15 @@ test('a chwire gen module builds unchanged in every setup and its precompiled de
         assert.equal(got.hits, 1, 'the module\'s precompiled decoder must have decoded the result (its registration survived the build)');
         assert.deepEqual(got.table, [{ id: '7n', note: 'd' }, { id: '8n', note: 'x' }], 'insert<Table>() with a DEFAULT column left out');
         assert.equal(got.insertHits, 2, 'both inserts (with and without the DEFAULT column) must encode with the module\'s precompiled encoders');
-        if (s.cjs === true) {
+        if (s.cjs !== undefined) {
           const { required } = JSON.parse(r.stderr) as { required: string[] };
-          for (const f of ['dist/cjs/index.js', 'dist/cjs/codec.js', 'dist/cjs/codegen/precompiled.js']) {
+          for (const f of ['dist/cjs/codec.js', 'dist/cjs/codegen/precompiled.js', ...(s.cjs === 'app' ? ['dist/cjs/index.js'] : [])]) {
             assert.ok(required.includes(f), `${s.name}: ${f} was not required (loaded: ${required.slice(0, 5).join(', ')}…)`);
           }
           assert.deepEqual(required.filter((f) => !f.startsWith('dist/cjs/')), [], `${s.name}: only chwire's CommonJS build is required`);
+          // The ES module app's client is the ES build's: the hits above prove it found what the
+          // CommonJS copy registered (one registry per process, whichever copy registers).
+          if (s.cjs === 'module') assert.ok(!required.includes('dist/cjs/index.js'), `${s.name}: the app's client must be the ES build's`);
         }
       });
     }
