@@ -6,7 +6,9 @@
 // and that the module's precompiled decoder and insert encoders ran (hits), i.e. the registration
 // survived the build. The CommonJS setups are built and run like the others, and must run on the
 // package's CommonJS build: tsc emits require() calls, and a preload records that the modules Node
-// loaded are dist/cjs's (the copy the module registers into is the copy the client looks up).
+// loaded are dist/cjs's (the copy the module registers into is the copy the client looks up). A
+// mixed setup (the module compiled to CommonJS, the app an ES module) checks that the ES build's
+// client finds what the CommonJS copy registered (one registry per process).
 //
 // The generated file is used unchanged in every setup (byte-equal copies).
 import { test } from 'node:test';
