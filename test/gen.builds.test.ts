@@ -4,14 +4,17 @@
 // Node's type stripping (Node 26) and tsx. Each app calls a generated query function and an insert
 // function and prints the rows with the public precompiledHits(): the test asserts the engine's rows
 // and that the module's precompiled decoder and insert encoders ran (hits), i.e. the registration
-// survived the build.
+// survived the build. The CommonJS setups are built and run like the others, and must run on the
+// package's CommonJS build: tsc emits require() calls, and a preload records that the modules Node
+// loaded are dist/cjs's (the copy the module registers into is the copy the client looks up). A
+// mixed setup (the module compiled to CommonJS, the app an ES module) checks that the ES build's
+// client finds what the CommonJS copy registered (one registry per process).
 //
 // The generated file is used unchanged in every setup (byte-equal copies).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -62,29 +65,45 @@ interface Setup {
   readonly build: (dir: string) => string[][];
   readonly run: (dir: string) => string[];
   readonly tsconfig?: Record<string, unknown>;
-  /** Why the run part cannot run here (the build still must pass), decided at run time. */
-  readonly pending?: () => string | undefined;
+  /**
+   * `app`: a CommonJS app, which must load only chwire's CommonJS build (require conditions,
+   * dist/cjs). `module`: the generated module is CommonJS (it registers in dist/cjs's copy) while
+   * the app is an ES module (its client is dist/src's copy, which must find those registrations).
+   */
+  readonly cjs?: 'app' | 'module';
+  /** The app's file name (default app.ts). */
+  readonly appFile?: 'app.mts';
   readonly skip?: () => string | false;
 }
 
 const STRICT = { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, target: 'es2022', rootDir: '.', outDir: 'out', types: ['node'] };
 
-/** `require('chwire')` from the app directory (CommonJS apps need the package's CJS entry). */
-function cjsPending(dir: string): string | undefined {
-  try {
-    createRequire(join(dir, 'x.js')).resolve('chwire');
-    return undefined;
-  } catch {
-    return "require('chwire') does not resolve yet (the package has no CommonJS entry on this branch): build checked, run pending";
-  }
-}
+/**
+ * Preloaded (`node -r`) into the CommonJS apps: on exit, writes to stderr which of chwire's files
+ * Node loaded through require() (relative to the package), so the test sees the CommonJS copy ran.
+ */
+const CJS_PROBE = `
+'use strict';
+const { realpathSync } = require('node:fs');
+const root = realpathSync(require('node:path').join(process.cwd(), 'node_modules', 'chwire')) + '/';
+const app = realpathSync(process.cwd()) + '/';
+process.on('exit', () => {
+  // (The test's app directories lie inside the package's dist/: the app's own files are not chwire's.)
+  const files = Object.keys(require.cache).filter((f) => f.startsWith(root) && !f.startsWith(app)).map((f) => f.slice(root.length)).sort();
+  process.stderr.write(JSON.stringify({ required: files }));
+});
+`;
 
 const tsc = (): string[] => [process.execPath, TSC, '-p', 'tsconfig.json'];
 const SETUPS: Setup[] = [
   { name: 'tsc outDir, module nodenext', type: 'module', ext: '.js', tsconfig: { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext' }, build: () => [tsc()], run: () => [process.execPath, 'out/app.js'] },
   { name: 'tsc outDir, nodenext, allowJs + checkJs', type: 'module', ext: '.js', tsconfig: { ...STRICT, module: 'nodenext', moduleResolution: 'nodenext', allowJs: true, checkJs: true }, build: () => [tsc()], run: () => [process.execPath, 'out/app.js'] },
-  { name: 'tsc outDir, module commonjs (CJS package)', ext: '.js', tsconfig: { ...STRICT, module: 'commonjs', moduleResolution: 'node10' }, build: () => [tsc()], run: () => [process.execPath, 'out/app.js'] },
-  { name: 'tsc outDir, module node16 (CJS package)', ext: '.js', tsconfig: { ...STRICT, module: 'node16', moduleResolution: 'node16' }, build: () => [tsc()], run: () => [process.execPath, 'out/app.js'] },
+  { name: 'tsc outDir, module commonjs (CJS package)', cjs: 'app', ext: '.js', tsconfig: { ...STRICT, module: 'commonjs', moduleResolution: 'node10' }, build: () => [tsc()], run: () => [process.execPath, '-r', './probe.cjs', 'out/app.js'] },
+  { name: 'tsc outDir, module node16 (CJS package)', cjs: 'app', ext: '.js', tsconfig: { ...STRICT, module: 'node16', moduleResolution: 'node16' }, build: () => [tsc()], run: () => [process.execPath, '-r', './probe.cjs', 'out/app.js'] },
+  {
+    name: 'tsc outDir, node16 in a CJS package, an ES module app (app.mts) importing the CommonJS module', cjs: 'module', appFile: 'app.mts', ext: '.js',
+    tsconfig: { ...STRICT, module: 'node16', moduleResolution: 'node16' }, build: () => [tsc()], run: () => [process.execPath, '-r', './probe.cjs', 'out/app.mjs'],
+  },
   {
     name: 'esbuild bundle, "sideEffects": false', type: 'module', sideEffects: false, ext: '.js',
     build: () => [[ESBUILD, 'app.ts', '--bundle', '--platform=node', '--format=esm', '--outfile=out/app.mjs', '--external:chwire', '--external:chwire/*', '--log-level=warning']],
@@ -116,32 +135,27 @@ test('a chwire gen module builds unchanged in every setup and its precompiled de
         symlinkSync(ROOT, join(dir, 'node_modules', 'chwire'), 'dir');
         writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', private: true, ...(s.type === undefined ? {} : { type: s.type }), ...(s.sideEffects === undefined ? {} : { sideEffects: s.sideEffects }) }));
         writeFileSync(join(dir, 'db.ts'), moduleText);
-        writeFileSync(join(dir, 'app.ts'), app(s.ext));
-        if (s.tsconfig !== undefined) writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: s.tsconfig, include: ['app.ts', 'db.ts'] }));
-        // A CommonJS app needs the package's CommonJS entry (require('chwire')); without it, only
-        // errors about resolving 'chwire' itself are tolerated (and reported), never one in the module.
-        const pending = s.type === undefined ? cjsPending(dir) : undefined;
+        const appFile = s.appFile ?? 'app.ts';
+        writeFileSync(join(dir, appFile), app(s.ext));
+        if (s.tsconfig !== undefined) writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: s.tsconfig, include: [appFile, 'db.ts'] }));
+        if (s.cjs !== undefined) writeFileSync(join(dir, 'probe.cjs'), CJS_PROBE);
         for (const argv of s.build(dir)) {
           try {
             await run(argv[0]!, argv.slice(1), { cwd: dir });
           } catch (e) {
             const x = e as { stdout?: string; stderr?: string; message: string };
-            const out = `${x.stdout ?? ''}${x.stderr ?? x.message}`;
-            const errors = out.split('\n').filter((l) => /error TS\d+/.test(l));
-            const aboutPackage = (l: string): boolean => /'chwire(\/codec)?'|"chwire(\/codec)?"/.test(l);
-            if (pending !== undefined && errors.length > 0 && errors.every(aboutPackage)) {
-              t.diagnostic(`${s.name}: ${pending}; tsc reports only the package's resolution: ${errors.map((l) => l.replace(/^.*error /, '')).join(' | ')}`);
-              return;
-            }
-            assert.fail(`${s.name}: ${argv.slice(0, 3).join(' ')} failed:\n${out}`);
+            assert.fail(`${s.name}: ${argv.slice(0, 3).join(' ')} failed:\n${x.stdout ?? ''}${x.stderr ?? x.message}`);
           }
         }
-        if (pending !== undefined) {
-          t.diagnostic(`${s.name}: ${pending}`);
-          return;
+        if (s.cjs !== undefined) {
+          // tsc emitted CommonJS: the module (and a CommonJS app) require() the package, never import it.
+          const emitted = readFileSync(join(dir, 'out', 'db.js'), 'utf8') + (s.cjs === 'app' ? readFileSync(join(dir, 'out', 'app.js'), 'utf8') : '');
+          assert.match(emitted, s.cjs === 'app' ? /require\("chwire"\)/ : /require\("chwire\/codec"\)/);
+          assert.match(emitted, /require\("chwire\/codec"\)/);
+          assert.doesNotMatch(emitted, /\bimport\(|^import /m);
         }
         const argv = s.run(dir);
-        let r: { stdout: string };
+        let r: { stdout: string; stderr: string };
         try {
           r = await run(argv[0]!, argv.slice(1), { cwd: dir });
         } catch (e) {
@@ -153,6 +167,16 @@ test('a chwire gen module builds unchanged in every setup and its precompiled de
         assert.equal(got.hits, 1, 'the module\'s precompiled decoder must have decoded the result (its registration survived the build)');
         assert.deepEqual(got.table, [{ id: '7n', note: 'd' }, { id: '8n', note: 'x' }], 'insert<Table>() with a DEFAULT column left out');
         assert.equal(got.insertHits, 2, 'both inserts (with and without the DEFAULT column) must encode with the module\'s precompiled encoders');
+        if (s.cjs !== undefined) {
+          const { required } = JSON.parse(r.stderr) as { required: string[] };
+          for (const f of ['dist/cjs/codec.js', 'dist/cjs/codegen/precompiled.js', ...(s.cjs === 'app' ? ['dist/cjs/index.js'] : [])]) {
+            assert.ok(required.includes(f), `${s.name}: ${f} was not required (loaded: ${required.slice(0, 5).join(', ')}…)`);
+          }
+          assert.deepEqual(required.filter((f) => !f.startsWith('dist/cjs/')), [], `${s.name}: only chwire's CommonJS build is required`);
+          // The ES module app's client is the ES build's: the hits above prove it found what the
+          // CommonJS copy registered (one registry per process, whichever copy registers).
+          if (s.cjs === 'module') assert.ok(!required.includes('dist/cjs/index.js'), `${s.name}: the app's client must be the ES build's`);
+        }
       });
     }
   } finally {
