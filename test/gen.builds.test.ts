@@ -88,8 +88,9 @@ const { realpathSync } = require('node:fs');
 const root = realpathSync(require('node:path').join(process.cwd(), 'node_modules', 'chwire')) + '/';
 const app = realpathSync(process.cwd()) + '/';
 process.on('exit', () => {
-  // (The test's app directories lie inside the package's dist/: the app's own files are not chwire's.)
-  const files = Object.keys(require.cache).filter((f) => f.startsWith(root) && !f.startsWith(app)).map((f) => f.slice(root.length)).sort();
+  // (The test's app directories lie inside the package's dist/: the app's own files are not chwire's;
+  // nor are the package's own dependencies, such as chdb, under its node_modules/.)
+  const files = Object.keys(require.cache).filter((f) => f.startsWith(root) && !f.startsWith(app) && !f.startsWith(root + 'node_modules/')).map((f) => f.slice(root.length)).sort();
   process.stderr.write(JSON.stringify({ required: files }));
 });
 `;
