@@ -198,6 +198,9 @@ function unknownColumn(column: string, row: number, given: { value: unknown } | 
   }, cause === undefined ? undefined : { cause });
 }
 
+/** Body bytes per INSERT statement on the embedded engine (its memory grows with one statement's input). */
+const CHDB_GROUP_BYTES = 32 * 1024 * 1024;
+
 async function encodeAndSend(
   core: ClientCore, table: string, target: string, schema: TableColumn[], source: Source, first: unknown,
   opts: InsertOptions, auto: Record<string, string>, attempt: Attempt, timezone: string | undefined,
@@ -312,9 +315,32 @@ async function encodeAndSendColumns(
     body = stream(blocks, head.value);
   }
   const list = cols.map((c) => quoteIdentifier(c.name)).join(', ');
-  if (core.transport.streamsRequestBodies === false) {
+  // The embedded engine reads a body from a file in one statement whose memory grows with the
+  // whole input (mapped file plus the engine's own buffers: ~1 GB for 5M rows), so there, as for a
+  // transport that cannot stream, each block is its own INSERT: memory stays bounded by a block.
+  if (core.transport.streamsRequestBodies === false || core.transport.kind === 'chdb') {
+    // The source is waited for as the streamed body does: an abort or a stall ends the insert
+    // after the blocks already sent (committed), saying so.
+    const rest = (async function* (): AsyncGenerator<Uint8Array[]> {
+      for (;;) {
+        await turn();
+        sliceStart = performance.now();
+        attempt.waitingForInput = true;
+        let n: IteratorResult<Uint8Array[]> | undefined;
+        try { n = await stop.race(blocks.next()); } finally { attempt.waitingForInput = false; }
+        if (n === undefined) { void blocks.return(undefined).catch(() => undefined); throw stop.error; }
+        if (n.done === true) return;
+        yield n.value;
+      }
+    })();
+    attempt.sent = true;
     try {
-      return await sendBlockByBlock(core, `INSERT INTO ${target} (${list}) FORMAT Native`, head.value, blocks, opts, auto, blockSize, source.kind === 'array' ? () => source.rows.length : () => stop.progress.rows);
+      // Embedded, without a token: up to CHDB_GROUP_BYTES of blocks per INSERT (the engine squashes
+      // them into parts as for one body); with a token, one block per INSERT (its own token).
+      const groupBytes = core.transport.kind === 'chdb' && opts.deduplicationToken === undefined ? CHDB_GROUP_BYTES : 0;
+      // While a request waits for the input, the input's own stop decides (as for a streamed body).
+      const o = groupBytes === 0 ? opts : { ...opts, signal: stop.transportSignal() };
+      return await sendBlockByBlock(core, `INSERT INTO ${target} (${list}) FORMAT Native`, head.value, rest, o, auto, blockSize, source.kind === 'array' ? () => source.rows.length : () => stop.progress.rows, groupBytes, groupBytes === 0 ? undefined : () => stop.pending());
     } finally {
       stop.dispose();
     }
@@ -389,25 +415,49 @@ async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Arra
  */
 async function sendBlockByBlock(
   core: ClientCore, sql: string, first: Uint8Array[], rest: AsyncIterable<Uint8Array[]>,
-  opts: InsertOptions, auto: Record<string, string>, blockSize: number, read: () => number,
+  opts: InsertOptions, auto: Record<string, string>, blockSize: number, read: () => number, groupBytes = 0,
+  inputPending?: () => boolean,
 ): Promise<InsertResult> {
   const token = opts.deduplicationToken;
   const settingsOf = (k: number): Record<string, string> => token === undefined ? auto : { ...auto, insert_deduplication_token: blockToken(token, k) };
   const sent = new SentCount();
-  const one = async (block: Uint8Array[]): Promise<InsertResult> => {
-    sent.rows += blockSize === 0 ? read() - sent.rows : Math.min(blockSize, read() - sent.rows);
-    const k = sent.blocks++;
+  const it = rest[Symbol.asyncIterator]();
+  let inputError: unknown;
+  let ended = false;
+  // One request: `block`, then (up to groupBytes of body) the blocks after it. The input's own
+  // stop ends the body cleanly after the blocks before it, as a streamed body does.
+  const group = async function* (block: Uint8Array[]): AsyncGenerator<Uint8Array> {
+    let bytes = 0;
+    for (;;) {
+      sent.rows += blockSize === 0 ? read() - sent.rows : Math.min(blockSize, read() - sent.rows);
+      sent.blocks++;
+      for (const part of block) { bytes += part.length; yield part; }
+      if (bytes >= groupBytes) return;
+      let n: IteratorResult<Uint8Array[]>;
+      try { n = await it.next(); } catch (e) { inputError = e; return; }
+      if (n.done === true) { ended = true; return; }
+      block = n.value;
+    }
+  };
+  let result: InsertResult | undefined;
+  let summary: QuerySummary | undefined;
+  let block = first;
+  for (;;) {
+    const k = sent.blocks;
     try {
-      return await send(core, sql, (async function* () { yield* block; })(), opts, settingsOf(k), false);
+      result = await send(core, sql, group(block), opts, settingsOf(k), false, inputPending);
     } catch (e) {
       throw withSent(e, sent);
     }
-  };
-  let result = await one(first);
-  let summary = result.summary;
-  for await (const block of rest) {
-    result = await one(block);
-    summary = addSummaries(summary, result.summary);
+    summary = result.summary === undefined || summary === undefined ? result.summary ?? summary : addSummaries(summary, result.summary);
+    // The input's own stop (a bad value, a throwing source, an abort while it is waited for)
+    // comes after the requests before it were answered: those blocks are committed.
+    if (inputError !== undefined) throw withSent(inputError, sent, true);
+    if (ended) break;
+    let n: IteratorResult<Uint8Array[]>;
+    try { n = await it.next(); } catch (e) { throw withSent(e, sent, true); }
+    if (n.done === true) break;
+    block = n.value;
   }
   return { queryId: result.queryId, summary };
 }
