@@ -142,7 +142,7 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
       if (sameColumns(now.columns, schema.columns)) throw decorate(e, table, now);
       // Nothing was inserted when the error came before the request, or when the server refused
       // the columns (a server type error comes at the first block: every block has its header).
-      const nothing = !attempt.sent || e instanceof ChwireServerError;
+      const nothing = !attempt.sent || (e instanceof ChwireServerError && (e as { [EARLIER_COMMITTED]?: boolean })[EARLIER_COMMITTED] !== true);
       // The whole input is still there if it is an array or if only its first (peeked) row was
       // looked at; otherwise the caller must insert again.
       const replayable = nothing && (source.kind === 'array' || preChecked(e));
@@ -153,6 +153,8 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
 }
 
 const PRECHECK = Symbol('chwire.insert.precheck');
+/** On an error of an insert sent as several statements: an earlier statement was answered (committed). */
+const EARLIER_COMMITTED = Symbol('chwire.insert.earlierCommitted');
 function preChecked(e: unknown): boolean {
   return (e as { [PRECHECK]?: boolean })[PRECHECK] === true;
 }
@@ -447,6 +449,9 @@ async function sendBlockByBlock(
     try {
       result = await send(core, sql, group(block), opts, settingsOf(k), false, inputPending);
     } catch (e) {
+      // Statements before this one were answered: their blocks are in the table, so even a server
+      // error (a changed table) is not "nothing inserted" for the schema retry in insertRows.
+      if (k > 0 && typeof e === 'object' && e !== null) Object.defineProperty(e, EARLIER_COMMITTED, { value: true });
       throw withSent(e, sent);
     }
     summary = result.summary === undefined || summary === undefined ? result.summary ?? summary : addSummaries(summary, result.summary);
