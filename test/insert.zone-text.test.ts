@@ -13,6 +13,7 @@ import { createClient, ChwireEncodeError } from '../src/index.js';
 import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/write/encoder.js';
 import { realClient, SKIP_REAL, uniqueName } from './support/ch-server.js';
 import { ownServer, SKIP_OWN } from './support/own-server.js';
+import { coarseChangesSql, fineChangesSql, parseChanges, serverZoneRules, RANGE_1900_2299, type ServerZoneRules } from '../src/convert/server-zone-rules.js';
 
 const c = createClient({ url: 'chdb://' });
 after(() => c.close());
@@ -79,6 +80,21 @@ function wallsFor(zone: string): fc.Arbitrary<string> {
 
 let serial = 0;
 
+/** The engine's own offsets for `zone`, as the client learns them before an insert (two queries). */
+const rulesMemo = new Map<string, Promise<ServerZoneRules>>();
+function engineRules(zone: string): Promise<ServerZoneRules> {
+  let r = rulesMemo.get(zone);
+  if (r === undefined) {
+    r = (async () => {
+      const coarse = parseChanges(await c.streamRaw(coarseChangesSql(zone, RANGE_1900_2299), { format: 'TSV' }).text())!;
+      const fine = coarse.length === 1 ? [] : parseChanges(await c.streamRaw(fineChangesSql(zone, coarse.slice(1).map((x) => x.t), RANGE_1900_2299), { format: 'TSV' }).text())!;
+      return serverZoneRules(zone, coarse[0]!.o, fine, RANGE_1900_2299)!;
+    })();
+    rulesMemo.set(zone, r);
+  }
+  return r;
+}
+
 /** `session`: the session_timezone both inserts run with (the server's zone for zone-less columns). */
 async function check(type: string, session: string, texts: string[]): Promise<void> {
   const t = `values_ztext_${process.pid}_${serial++}`;
@@ -88,8 +104,11 @@ async function check(type: string, session: string, texts: string[]): Promise<vo
     const json = texts.map((v, k) => `{"k":${k},"d":${JSON.stringify(v)}}`).join('\n');
     await c.execute(`INSERT INTO ${t}_j SETTINGS session_timezone = '${session}', input_format_allow_errors_num = 100000, input_format_allow_errors_ratio = 1 FORMAT JSONEachRow ${json}`);
     const cols = [{ name: 'k', type: 'UInt32' }, { name: 'd', type }];
-    const compiled = compileNativeEncoder(cols, 'object', { timezone: session });
-    const interpreted = interpretNativeEncoder(cols, 'object', { timezone: session });
+    // The same offsets c.insert learns from the engine (this runtime's Intl data may be another tz release).
+    const zone = /'([^']+)'/.exec(type)?.[1] ?? session;
+    const serverZones = new Map([[zone, await engineRules(zone)]]);
+    const compiled = compileNativeEncoder(cols, 'object', { timezone: session, serverZones });
+    const interpreted = interpretNativeEncoder(cols, 'object', { timezone: session, serverZones });
     const accepted: { k: number; d: string }[] = [];
     const refused = new Set<number>();
     for (const [k, v] of texts.entries()) {
@@ -117,7 +136,6 @@ async function check(type: string, session: string, texts: string[]): Promise<vo
       const year = Number(v.slice(0, 4));
       if (refused.has(k)) {
         const clamped = !type.startsWith('DateTime64') && (j === '0' || j === '4294967295');
-        const zone = /'([^']+)'/.exec(type)?.[1] ?? session;
         assert.ok(j === undefined || clamped || year < 1900 || year > 2299 || oddChangeNear(zone, v), `${type} in ${session}: '${v}' was refused, yet the server stores ${j}`);
       } else {
         assert.equal(byNative.get(k), j, `${type} (server zone ${session}): '${v}'`);

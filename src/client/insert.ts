@@ -28,6 +28,8 @@ import { InputStop } from './insert-stop.js';
 import { SentCount, withSent } from './insert-sent.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
 import { chooseInsertColumns, explainLeftOut, guardNullableDefaults } from './insert-columns.js';
+import { serverTextZones, textZonesOf } from './server-text-zones.js';
+import type { ServerTextZones } from '../native/write/encode-values.js';
 
 /** What tells a Node byte-mode Readable apart (without importing node:stream). */
 interface ReadableLike { pipe?: unknown; readableObjectMode?: boolean }
@@ -130,7 +132,10 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   for (let retried = false; ; retried = true) {
     const attempt: Attempt = { sent: false, waitingForInput: false };
     try {
-      return await encodeAndSend(core, table, target, schema.columns, source, first, opts, auto, attempt, serverTextZone(core.settingsFor(opts, auto), info));
+      const timezone = serverTextZone(core.settingsFor(opts, auto), info);
+      // The server's own offsets for the zones zone-less text is read in (learnt once per host and zone).
+      const server = await serverTextZones(core, info, textZonesOf(schema.columns, timezone), opts);
+      return await encodeAndSend(core, table, target, schema.columns, source, first, opts, auto, attempt, { timezone, server });
     } catch (e) {
       if (e instanceof ChwireTimeoutError && attempt.waitingForInput) {
         throw new ChwireTimeoutError(`the insert's input stalled: it produced no data within the requestTimeout, so the request was ended (${e.message})`, { queryId: e.queryId, cause: e });
@@ -200,17 +205,20 @@ function unknownColumn(column: string, row: number, given: { value: unknown } | 
   }, cause === undefined ? undefined : { cause });
 }
 
+/** How zone-less date-time text is read: the server's zone for zone-less columns, and the server's offsets per zone. */
+interface TextZones { readonly timezone: string | undefined; readonly server: ServerTextZones }
+
 /** Body bytes per INSERT statement on the embedded engine (its memory grows with one statement's input). */
 const CHDB_GROUP_BYTES = 32 * 1024 * 1024;
 
 async function encodeAndSend(
   core: ClientCore, table: string, target: string, schema: TableColumn[], source: Source, first: unknown,
-  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt, timezone: string | undefined,
+  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt, zones: TextZones,
 ): Promise<InsertResult> {
   // Object rows: columns with a default that the first row leaves out are left to the server (insert-columns.ts).
   const choice = opts.columns === undefined && typeof first === 'object' && first !== null && !Array.isArray(first) ? chooseInsertColumns(schema, first) : undefined;
   try {
-    return await encodeAndSendColumns(core, table, target, choice?.columns ?? schema, choice === undefined ? source : guardNullableDefaults(source, choice.guarded), first, opts, auto, attempt, timezone);
+    return await encodeAndSendColumns(core, table, target, choice?.columns ?? schema, choice === undefined ? source : guardNullableDefaults(source, choice.guarded), first, opts, auto, attempt, zones);
   } catch (e) {
     throw explainLeftOut(e, choice);
   }
@@ -218,7 +226,7 @@ async function encodeAndSend(
 
 async function encodeAndSendColumns(
   core: ClientCore, table: string, target: string, schema: TableColumn[], source: Source, first: unknown,
-  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt, timezone: string | undefined,
+  opts: InsertOptions, auto: Record<string, string>, attempt: Attempt, zones: TextZones,
 ): Promise<InsertResult> {
   let cols = schema;
   if (opts.columns !== undefined) {
@@ -247,7 +255,7 @@ async function encodeAndSendColumns(
   }
   // Encoders live only in the encoder's bounded cache (keyed by names, types, shape and the zone
   // zone-less date-time text is read in: decided once per insert).
-  const encoder = compileNativeEncoder(cols, shape, { timezone });
+  const encoder = compileNativeEncoder(cols, shape, { timezone: zones.timezone, serverZones: zones.server });
   const blockSize = opts.blockSize ?? core.insertBlockSize;
   let sliceStart = performance.now();
   const pause = (): Promise<void> | undefined => {

@@ -1,8 +1,13 @@
 // Wall-clock text of an instant in a named IANA time zone, as ClickHouse writes a DateTime
 // ("2024-01-02 03:04:05"), through the runtime's Intl time-zone data.
 //
+// Zone-less text on insert is read with the server's own offsets where the client has learnt them
+// (wallClockReader's `server`), so a tz database that differs between runtime and server changes
+// nothing there.
+//
 // Invariant: a formatter is built once per zone (zoneClock) and then only formats; a zone this
 // runtime's Intl does not know gives undefined, and the caller decides (never a silent UTC).
+import { serverOffsetAt, type ServerZoneRules } from './server-zone-rules.js';
 
 /** `(ms) => "YYYY-MM-DD hh:mm:ss"` in `zone` (whole seconds, floored), or undefined for an unknown zone. */
 export function zoneClock(zone: string): ((ms: number) => string) | undefined {
@@ -58,21 +63,28 @@ interface DayRule {
  * So a time in a gap (clocks forward: 02:30 on a spring-forward day in America/New_York) is read
  * with the new offset (06:30Z, printed back as 01:30 EST), and a time in an overlap (clocks back:
  * 01:30 on the fall-back day) as the earlier of its two instants. Undefined for a zone this
- * runtime's Intl does not know. Wall times outside 1900–2299 give NaN (the server's reading there
- * is not the zone's rules). Offsets come from Intl, once per wall day (bounded memo).
+ * runtime's Intl does not know (and no `server` rules given). Wall times outside 1900–2299 give NaN
+ * (the server's reading there is not the zone's rules). Offsets come from `server` (that server's
+ * own offsets, 1970–2105: server-zone-rules.ts) where given and in range, else from Intl, once per
+ * wall day (bounded memo).
  */
-export function wallClockReader(zone: string): ((wall: number) => number) | undefined {
+export function wallClockReader(zone: string, server?: ServerZoneRules): ((wall: number) => number) | undefined {
   if (isUtcZone(zone)) return (wall) => wall;
-  let fmt: Intl.DateTimeFormat;
+  let fmt: Intl.DateTimeFormat | undefined;
   try {
     fmt = new Intl.DateTimeFormat('en-US', {
       timeZone: zone, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
     });
   } catch {
-    return undefined;
+    if (server === undefined) return undefined;
   }
-  /** Offset (seconds east of UTC) in force at the instant `t` (seconds). */
+  /** Offset (seconds east of UTC) in force at the instant `t` (seconds): the server's where learnt, else Intl's. */
   const offsetAt = (t: number): number => {
+    if (server !== undefined) {
+      const o = serverOffsetAt(server, t);
+      if (o !== undefined) return o;
+    }
+    if (fmt === undefined) return NaN;
     const p: Record<string, string> = {};
     for (const part of fmt.formatToParts(t * 1000)) p[part.type] = part.value;
     let y = Number(p.year);

@@ -27,6 +27,7 @@
 //   IPv4       dotted string or UInt32 number   IPv6   text (IPv4 text is mapped) or 16 bytes
 
 import { isUtcZone, wallClockReader } from '../../convert/zone-text.js';
+import type { ServerZoneRules } from '../../convert/server-zone-rules.js';
 
 /** A value that does not fit. `index` is the position in the array being encoded (-1 until known). */
 export class EncodeFail {
@@ -225,26 +226,37 @@ export interface TextZone {
   readonly read: ((wall: number) => number) | undefined;
   /** The zone is UTC: wall seconds are the instant. */
   readonly utc: boolean;
+  /** Why zone-less text in this zone is refused (the server's offsets could not be learnt); read is then undefined. */
+  readonly refused?: string;
 }
 
 export const UTC_TEXT_ZONE: TextZone = { name: 'UTC', read: (w) => w, utc: true };
 
 /** The zone zone-less text is read in, by name (Intl's rules, read as ClickHouse reads them). */
-export function textZone(name: string): TextZone {
+export function textZone(name: string, server?: ServerZoneRules): TextZone {
   if (isUtcZone(name)) return { name, read: (w) => w, utc: true };
-  return { name, read: wallClockReader(name), utc: false };
+  return { name, read: wallClockReader(name, server), utc: false };
 }
+
+/**
+ * Per zone, what the server reading the insert uses for it: its own offsets (learnt by the client),
+ * or why they could not be learnt (zone-less text in that zone is then refused, saying so).
+ */
+export type ServerTextZones = ReadonlyMap<string, ServerZoneRules | string>;
 
 /**
  * Per DateTime type's zone (undefined: a zone-less column), the zone its zone-less text is read
  * in: the column's own, else `fallback` (the server's), else UTC. One TextZone per name per call.
  */
-export function textZones(fallback: string | undefined): (columnZone: string | undefined) => TextZone {
+export function textZones(fallback: string | undefined, server?: ServerTextZones): (columnZone: string | undefined) => TextZone {
   const made = new Map<string, TextZone>();
   return (columnZone) => {
     const name = columnZone ?? fallback ?? 'UTC';
     let z = made.get(name);
-    if (z === undefined) made.set(name, z = textZone(name));
+    if (z === undefined) {
+      const s = server?.get(name);
+      made.set(name, z = typeof s === 'string' ? { name, read: undefined, utc: false, refused: s } : textZone(name, s));
+    }
     return z;
   };
 }
@@ -256,6 +268,7 @@ function instantOf(p: ParsedInstant, zone: TextZone): number {
 }
 
 function zoneNote(zone: TextZone): string {
+  if (zone.refused !== undefined) return `; zone-less text in ${zone.name} is refused: ${zone.refused}; pass a Date or text with an offset`;
   return zone.read === undefined
     ? `; zone-less text is read in ${zone.name}, which this runtime's Intl does not know: pass a Date or text with an offset`
     : zone.utc ? '' : `; zone-less text is read in ${zone.name} (as the server reads it), years 1900-2299`;

@@ -17,7 +17,7 @@ import { ChwireConfigError, ChwireEncodeError } from '../../errors.js';
 import type { TypeNode } from '../../types/ast.js';
 import { parseType } from '../../types/parse.js';
 import { columnWriter, type ColumnWriter } from './column-writers.js';
-import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, makeDateTime, fixedDateTime, makeDays, makeDateTime64, textZones, type TextZone } from './encode-values.js';
+import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, makeDateTime, fixedDateTime, makeDays, makeDateTime64, textZones, type TextZone, type ServerTextZones } from './encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
 import { BoundedCache, compiled, hashKey } from '../../codegen/compile.js';
 import { lookupPrecompiled } from '../../codegen/precompiled.js';
@@ -212,6 +212,12 @@ export interface NativeEncoderOptions {
    * Default 'UTC'. A type's own zone always wins.
    */
   readonly timezone?: string | undefined;
+  /**
+   * Per zone, the offsets of the server the insert goes to (zone-less text in that zone is read
+   * with them, 1970–2105; Intl's elsewhere), or why they could not be learnt (such text is then
+   * refused with that reason). The client fills it: client/server-text-zones.ts.
+   */
+  readonly serverZones?: ServerTextZones | undefined;
 }
 
 /**
@@ -236,17 +242,35 @@ export function nativeEncoderCode(columns: readonly NativeColumnSpec[], shape: '
 export function compileNativeEncoder(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', options: NativeEncoderOptions = {}): NativeEncoder {
   if (shape !== 'object' && shape !== 'array') throw new ChwireConfigError(`row shape must be 'object' or 'array', got ${JSON.stringify(shape)}`);
   const zone = checkZone(options.timezone);
-  const key = (zone ?? '') + '\u0000' + encoderKey(columns, shape);
+  const server = options.serverZones !== undefined && options.serverZones.size > 0 ? options.serverZones : undefined;
+  const key = (zone ?? '') + '\u0000' + (server === undefined ? '' : serverZonesKey(server)) + '\u0000' + encoderKey(columns, shape);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const enc = build(columns.map((c) => ({ name: c.name, type: c.type })), shape, zone);
+  const enc = build(columns.map((c) => ({ name: c.name, type: c.type })), shape, zone, true, server);
   cache.set(key, enc);
   return enc;
 }
 
 /** An encoder built without generated code (the interpreted path), for tests and benchmarks. Not cached. */
 export function interpretNativeEncoder(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', options: NativeEncoderOptions = {}): NativeEncoder {
-  return build(columns.map((c) => ({ name: c.name, type: c.type })), shape, checkZone(options.timezone), false);
+  return build(columns.map((c) => ({ name: c.name, type: c.type })), shape, checkZone(options.timezone), false, options.serverZones);
+}
+
+const rulesIds = new WeakMap<object, number>();
+let nextRulesId = 0;
+
+/** The encoder cache's key part for the server's zones: each zone with its rules' identity (one per host and zone), or its refusal. */
+function serverZonesKey(server: ServerTextZones): string {
+  const parts: string[] = [];
+  for (const [zone, r] of server) {
+    if (typeof r === 'string') parts.push(`${zone}\u0001!${r}`);
+    else {
+      let id = rulesIds.get(r);
+      if (id === undefined) rulesIds.set(r, id = nextRulesId++);
+      parts.push(`${zone}\u0001${id}`);
+    }
+  }
+  return parts.sort().join('\u0002');
 }
 
 function checkZone(zone: unknown): string | undefined {
@@ -255,7 +279,7 @@ function checkZone(zone: unknown): string | undefined {
   return zone;
 }
 
-function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', timezone: string | undefined, generated = true): NativeEncoder {
+function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', timezone: string | undefined, generated = true, server?: ServerTextZones): NativeEncoder {
   if (columns.length === 0) throw new ChwireConfigError('a Native block needs at least one column');
   const names = columns.map((c) => c.name);
   const seen = new Set<string>();
@@ -267,7 +291,7 @@ function build(columns: readonly NativeColumnSpec[], shape: 'object' | 'array', 
   }
   const types = columns.map((c) => parseType(c.type));
   // Zones are resolved once per build: each DateTime type's own, else `timezone`, else UTC.
-  const zones = textZones(timezone);
+  const zones = textZones(timezone, server);
   const writers: ColumnWriter[] = types.map((t, k) => columnWriter(t, columns[k]!.type, zones));
   const head = columns.map((c) => concat(stringBytes(c.name), stringBytes(c.type)));
   const { source, S, inl } = generate(columns, types, shape, zones);
