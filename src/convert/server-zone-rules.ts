@@ -4,10 +4,11 @@
 // text is stored as that server reads it even when this runtime's tz database (Intl) is newer or
 // older than the server's (Africa/Casablanca from 2026 under tzdata 2026a+; 1974 on 18.16).
 //
-// Invariant: pure. The SQL names the zone only as a quoted string literal; the rules are what the
+// Invariant: no I/O. The SQL names the zone only as a quoted string literal; the rules are what the
 // server answered, checked for order; an instant outside their range has no offset here.
 
 import { quoteString } from '../types/quote.js';
+import { intlOffsets } from './intl-offset.js';
 
 /** The instants learnt: what the server's DateTime64 covers (1900–2299), or its DateTime (1970–2105) before DateTime64. */
 export interface RulesRange { readonly from: number; readonly to: number; readonly dateTime64: boolean }
@@ -99,25 +100,6 @@ export function serverZoneRules(zone: string, first: number, changes: readonly {
     offset[i + 1] = c.o;
   }
   return { zone, range, at, offset };
-}
-
-function intlOffsets(zone: string): ((t: number) => number) | undefined {
-  let fmt: Intl.DateTimeFormat;
-  try {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-    });
-  } catch {
-    return undefined;
-  }
-  return (t) => {
-    const p: Record<string, string> = {};
-    for (const part of fmt.formatToParts(t * 1000)) p[part.type] = part.value;
-    const d = new Date(0);
-    d.setUTCFullYear(Number(p.year), Number(p.month) - 1, Number(p.day));
-    d.setUTCHours(Number(p.hour), Number(p.minute), Number(p.second), 0);
-    return d.getTime() / 1000 - t;
-  };
 }
 
 /** The offset the server uses at instant `t` (seconds), or undefined outside the rules' range. */

@@ -8,6 +8,7 @@
 // Invariant: a formatter is built once per zone (zoneClock) and then only formats; a zone this
 // runtime's Intl does not know gives undefined, and the caller decides (never a silent UTC).
 import { serverOffsetAt, type ServerZoneRules } from './server-zone-rules.js';
+import { intlOffsets } from './intl-offset.js';
 
 /** `(ms) => "YYYY-MM-DD hh:mm:ss"` in `zone` (whole seconds, floored), or undefined for an unknown zone. */
 export function zoneClock(zone: string): ((ms: number) => string) | undefined {
@@ -70,29 +71,15 @@ interface DayRule {
  */
 export function wallClockReader(zone: string, server?: ServerZoneRules): ((wall: number) => number) | undefined {
   if (isUtcZone(zone)) return (wall) => wall;
-  let fmt: Intl.DateTimeFormat | undefined;
-  try {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-    });
-  } catch {
-    if (server === undefined) return undefined;
-  }
+  const intl = intlOffsets(zone);
+  if (intl === undefined && server === undefined) return undefined;
   /** Offset (seconds east of UTC) in force at the instant `t` (seconds): the server's where learnt, else Intl's. */
   const offsetAt = (t: number): number => {
     if (server !== undefined) {
       const o = serverOffsetAt(server, t);
       if (o !== undefined) return o;
     }
-    if (fmt === undefined) return NaN;
-    const p: Record<string, string> = {};
-    for (const part of fmt.formatToParts(t * 1000)) p[part.type] = part.value;
-    let y = Number(p.year);
-    if (p.era === 'BC' || p.era === 'B') y = 1 - y;
-    const d = new Date(0);
-    d.setUTCFullYear(y, Number(p.month) - 1, Number(p.day));
-    d.setUTCHours(Number(p.hour), Number(p.minute), Number(p.second), 0);
-    return d.getTime() / 1000 - t;
+    return intl === undefined ? NaN : intl(t);
   };
   // A wall day's instants lie within [day - 16 h, day + 1 day + 16 h] for any offset in use.
   const SPAN = 16 * 3600;
