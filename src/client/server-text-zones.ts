@@ -6,13 +6,15 @@
 // 2026 under tzdata 2026a+, 1974 between Node 20 and 18.16 on Debian).
 //
 // Invariant: a zone's rules are cached per host (its ServerInfo) for the client's life; rules that
-// could not be learnt (a server error, a limit, an abort) are not cached and make that zone's
-// zone-less text refused for this insert only, naming what failed. UTC zones are never asked.
+// could not be learnt (a server error, a limit) are not cached and make that zone's zone-less text
+// refused for this insert only, naming what failed. The learning is shared by the inserts waiting
+// for it; an insert's own abort ends its wait with a ChwireAbortError. UTC zones are never asked.
+import { ChwireAbortError } from '../errors.js';
 import type { ServerInfo } from '../transport/types.js';
 import type { TypeNode } from '../types/ast.js';
 import { parseType } from '../types/parse.js';
 import { isUtcZone } from '../convert/zone-text.js';
-import { coarseChangesSql, fineChangesSql, parseChanges, serverZoneRules, RANGE_1900_2299, RANGE_1970_2106, type ServerZoneRules } from '../convert/server-zone-rules.js';
+import { coarseChangesSql, fineChangesSql, parseChanges, serverZoneRules, RANGE_1900_2299, RANGE_1970_2105, type ServerZoneRules } from '../convert/server-zone-rules.js';
 import { concatBytes } from '../io/bytes.js';
 import type { ClientCore } from './core.js';
 
@@ -54,22 +56,36 @@ export async function serverTextZones(
   await Promise.all(zones.map(async (zone) => {
     let learn = cache.get(zone);
     if (learn === undefined) {
-      learn = learnRules(core, zone, info.major >= 21, o);
+      // Shared by every insert that waits for it, so no one caller's signal cuts it short.
+      learn = learnRules(core, zone, info.major >= 21, o.queryId);
       cache.set(zone, learn);
       // Rules that could not be learnt are asked for again next time.
       learn.catch(() => { if (cache.get(zone) === learn) cache.delete(zone); });
     }
     try {
-      out.set(zone, await learn);
+      out.set(zone, await untilAborted(learn, o.signal, o.queryId));
     } catch (e) {
+      if (e instanceof ChwireAbortError) throw e;
       out.set(zone, `the server's offsets for ${zone}, which such text is read with, could not be learnt (${e instanceof Error ? e.message : String(e)})`);
     }
   }));
   return out;
 }
 
-async function learnRules(core: ClientCore, zone: string, dateTime64: boolean, o: { signal?: AbortSignal | undefined; queryId?: string | undefined }): Promise<ServerZoneRules> {
-  const range = dateTime64 ? RANGE_1900_2299 : RANGE_1970_2106;
+/** `p`, or a ChwireAbortError as soon as this caller's signal aborts (the shared work goes on). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined, queryId: string | undefined): Promise<T> {
+  if (signal === undefined) return p;
+  if (signal.aborted) return Promise.reject(new ChwireAbortError('insert aborted by its AbortSignal', { queryId }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new ChwireAbortError('insert aborted by its AbortSignal', { queryId }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then((v) => { signal.removeEventListener('abort', onAbort); resolve(v); }, (e: unknown) => { signal.removeEventListener('abort', onAbort); reject(e); });
+  });
+}
+
+async function learnRules(core: ClientCore, zone: string, dateTime64: boolean, queryId: string | undefined): Promise<ServerZoneRules> {
+  const range = dateTime64 ? RANGE_1900_2299 : RANGE_1970_2105;
+  const o = { queryId };
   const coarse = parseChanges(await text(core, coarseChangesSql(zone, range), o));
   if (coarse === undefined || coarse.length === 0) throw new Error('the server answered no offsets');
   const days = coarse.slice(1).map((c) => c.t);
@@ -79,8 +95,8 @@ async function learnRules(core: ClientCore, zone: string, dateTime64: boolean, o
   return rules;
 }
 
-async function text(core: ClientCore, sql: string, o: { signal?: AbortSignal | undefined; queryId?: string | undefined }): Promise<string> {
+async function text(core: ClientCore, sql: string, o: { queryId: string | undefined }): Promise<string> {
   const chunks: Uint8Array[] = [];
-  for await (const c of core.internalRaw(sql, { format: 'TabSeparated', signal: o.signal }, 'zone-offsets', o.queryId)) chunks.push(c);
+  for await (const c of core.internalRaw(sql, { format: 'TabSeparated' }, 'zone-offsets', o.queryId)) chunks.push(c);
   return new TextDecoder().decode(concatBytes(chunks));
 }

@@ -16,7 +16,7 @@ export interface RulesRange { readonly from: number; readonly to: number; readon
 /** Servers with DateTime64 (21.1+ here): 1900-01-02 to 2299-12-30. */
 export const RANGE_1900_2299: RulesRange = { from: -2208902400, to: 10413619200, dateTime64: true };
 /** Older servers: 1970-01-02 to 2105-12-30 (18.16 reads no text from 2106 on back). */
-export const RANGE_1970_2106: RulesRange = { from: 86400, to: 4291660800, dateTime64: false };
+export const RANGE_1970_2105: RulesRange = { from: 86400, to: 4291660800, dateTime64: false };
 
 /** No zone is further than this from UTC (Pacific/Kiritimati +14:00; local mean times stay within it). */
 const MAX_OFFSET = 16 * 3600;

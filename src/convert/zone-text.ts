@@ -66,7 +66,7 @@ interface DayRule {
  * 01:30 on the fall-back day) as the earlier of its two instants. Undefined for a zone this
  * runtime's Intl does not know (and no `server` rules given). Wall times outside 1900–2299 give NaN
  * (the server's reading there is not the zone's rules). Offsets come from `server` (that server's
- * own offsets, 1970–2105: server-zone-rules.ts) where given and in range, else from Intl, once per
+ * own offsets, 1900–2299 or 1970–2105: server-zone-rules.ts) where given and in range, else from Intl, once per
  * wall day (bounded memo).
  */
 export function wallClockReader(zone: string, server?: ServerZoneRules): ((wall: number) => number) | undefined {
