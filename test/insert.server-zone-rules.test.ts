@@ -4,11 +4,13 @@
 // engine; 1974 between Node 20 and 18.16 on Debian), and the server's reading is the one that
 // counts. Checked: the learnt offsets equal the engine's at random instants near and between its
 // changes; inserts equal the server's own reading of the same text on the engine and on 18.16;
-// rules that cannot be learnt refuse zone-less text (naming why) and nothing else.
+// rules that cannot be learnt refuse zone-less text (naming why) and nothing else; the learning is
+// shared, and one waiting insert's abort ends only that insert.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createClient, ChwireEncodeError } from '../src/index.js';
+import dc from 'node:diagnostics_channel';
+import { createClient, ChwireEncodeError, ChwireAbortError } from '../src/index.js';
 import { coarseChangesSql, fineChangesSql, parseChanges, serverZoneRules, serverOffsetAt, RANGE_1900_2299, RANGE_1970_2105, type RulesRange } from '../src/convert/server-zone-rules.js';
 import type { Client as ChwireClient } from '../src/index.js';
 import { realClient, SKIP_REAL, uniqueName } from './support/ch-server.js';
@@ -130,5 +132,30 @@ test('offsets that cannot be learnt (a row limit in the client\'s settings) refu
   } finally {
     await c.execute(`DROP TABLE ${t}`);
     await limited.close();
+  }
+});
+
+test('an insert aborted while the offsets are learnt ends with ChwireAbortError; another insert waiting for the same learning still gets them', async () => {
+  const fresh = createClient({ url: 'chdb://' });
+  const t = `values_zr_abort_${process.pid}`;
+  await c.execute(`CREATE TABLE ${t} (k UInt32, d DateTime('Europe/Paris')) ENGINE = Memory`);
+  const ac = new AbortController();
+  // Abort the first insert as soon as the client's own offsets query starts.
+  const tc = dc.tracingChannel('chwire:query');
+  const handlers = { start: (m: unknown) => { if ((m as { kind?: string }).kind === 'zone-offsets') ac.abort(); }, end: () => undefined, asyncStart: () => undefined, asyncEnd: () => undefined, error: () => undefined };
+  tc.subscribe(handlers as never);
+  try {
+    const [a, b] = await Promise.allSettled([
+      fresh.insert(t, [{ k: 1, d: '2024-07-01 12:00:00' }], { signal: ac.signal }),
+      fresh.insert(t, [{ k: 2, d: '2024-07-01 12:00:00' }]),
+    ]);
+    assert.equal(a.status, 'rejected');
+    assert.ok((a as PromiseRejectedResult).reason instanceof ChwireAbortError, String((a as PromiseRejectedResult).reason));
+    assert.equal(b.status, 'fulfilled', b.status === 'rejected' ? String(b.reason) : '');
+    assert.deepEqual(await c.fetch(`SELECT k, toUnixTimestamp(d) AS u FROM ${t}`), [{ k: 2, u: 1719828000 }]);
+  } finally {
+    tc.unsubscribe(handlers as never);
+    await c.execute(`DROP TABLE ${t}`);
+    await fresh.close();
   }
 });
