@@ -1,6 +1,7 @@
 // The `chwire` entry point: createClient, the option and result types, and the error classes
 // (the I/O-free codecs are in `chwire/codec`).
 import { createClientWith, type Client } from './client/client.js';
+import { createQueryClientWith, type QueryClient } from './client/query-client.js';
 import type { ClientOptions } from './client/config.js';
 import { nodeTransport } from './node-transports.js';
 import { withGlobalTracer } from './client/observe/otel-global.js';
@@ -11,7 +12,17 @@ export function createClient(options: ClientOptions = {}): Client {
   return createClientWith(withGlobalTracer(options), nodeTransport);
 }
 
-export type { Client, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue } from './client/client.js';
+/**
+ * The same client with the queries and statements only; insert, fetchColumns and streamColumns
+ * are the functions of those names over it (as in chwire/web, where this keeps bundles small).
+ */
+export function createQueryClient(options: ClientOptions = {}): QueryClient {
+  return createQueryClientWith(withGlobalTracer(options), nodeTransport);
+}
+
+export type { Client, QueryClient, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue, CloseOptions } from './client/client.js';
+export { insert, refreshSchema } from './client/insert-call.js';
+export { fetchColumns, streamColumns } from './client/columns-call.js';
 export type { ClientOptions, Settings, SettingValue } from './client/config.js';
 export type { RowStream } from './client/row-stream.js';
 export type { RawStream, RawOptions } from './client/raw-stream.js';

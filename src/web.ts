@@ -3,7 +3,8 @@
 // a Node global (test/web.bundle.test.ts bundles it for the browser and checks); options that only
 // exist with node:http or the embedded engine are a ChwireConfigError naming them, never ignored.
 import { createClientWith, type Client } from './client/client.js';
-import type { ClientOptions, TransportTarget } from './client/config.js';
+import { createQueryClientWith, type QueryClient } from './client/query-client.js';
+import type { ClientOptions, TransportFactory, TransportTarget } from './client/config.js';
 import type { TracingOptions, TracingTracer } from './client/observe/tracing.js';
 import { ChwireConfigError } from './errors.js';
 import { FetchTransport, type FetchFunction } from './transport/fetch.js';
@@ -42,6 +43,22 @@ const NODE_ONLY: Readonly<Record<string, string>> = {
 
 /** A client on fetch: `http(s)://` URLs only (the embedded engine, `chdb://`, needs Node). */
 export function createClient(options: WebClientOptions = {}): Client {
+  const { common, makeTransport } = onFetch(options);
+  return createClientWith(common, makeTransport);
+}
+
+/**
+ * A client on fetch with the queries and statements only (fetch, stream, streamRaw, execute, …):
+ * pass it to the functions `insert`, `fetchColumns`, `streamColumns` for those calls. An app
+ * bundles only the calls it imports: a page that only reads ships no insert encoders.
+ */
+export function createQueryClient(options: WebClientOptions = {}): QueryClient {
+  const { common, makeTransport } = onFetch(options);
+  return createQueryClientWith(common, makeTransport);
+}
+
+/** The options common to every entry, and the factory of fetch transports for them. */
+function onFetch(options: WebClientOptions): { common: ClientOptions; makeTransport: TransportFactory } {
   if (typeof options !== 'object' || options === null) throw new ChwireConfigError('createClient takes an options object');
   for (const [name, why] of Object.entries(NODE_ONLY)) {
     if ((options as Record<string, unknown>)[name] !== undefined) throw new ChwireConfigError(`option ${name} is not available in chwire/web: ${why}`);
@@ -67,10 +84,12 @@ export function createClient(options: WebClientOptions = {}): Client {
       requestStreams: requestStreams ?? requestStreamsSupported(), fetch: fetchFn,
     });
   };
-  return createClientWith(common, makeTransport);
+  return { common, makeTransport };
 }
 
-export type { Client, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue } from './client/client.js';
+export type { Client, QueryClient, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue, CloseOptions } from './client/client.js';
+export { insert, refreshSchema } from './client/insert-call.js';
+export { fetchColumns, streamColumns } from './client/columns-call.js';
 export type { Settings, SettingValue } from './client/config.js';
 export type { FetchFunction } from './transport/fetch.js';
 export type { RowStream } from './client/row-stream.js';
