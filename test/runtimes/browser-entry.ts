@@ -1,11 +1,11 @@
 // The smoke suite in a browser page (bundled by run.ts with the browser bundle of chwire/web): the
 // page `smoke.html?url=<server>&tag=<tag>` runs it and leaves its result in `window.__smoke`.
-import { createClient } from '../../src/web.js';
-import { runSmoke } from './smoke.js';
+import * as web from '../../src/web.js';
+import { runSmoke, type SmokeEntry } from './smoke.js';
 
 const w = globalThis as unknown as { location: { search: string }; __smoke?: unknown };
 const q = new URLSearchParams(w.location.search);
-runSmoke(createClient as Parameters<typeof runSmoke>[0], q.get('url')!, q.get('tag')!).then(
+runSmoke(web as unknown as SmokeEntry, q.get('url')!, q.get('tag')!).then(
   (r) => { w.__smoke = r; },
   (e: Error) => { w.__smoke = { error: `${e.name}: ${e.message}` }; },
 );

@@ -3,9 +3,17 @@
 // Runtime-agnostic: it receives createClient (from `chwire` or `chwire/web`) and uses no Node
 // API. Each check returns a canonical text of what it saw (or the error it expects), so the harness
 // (run.ts) compares a runtime's results with Node's, check by check.
-import type { Client } from '../../src/client/client.js';
+import type { Client, QueryClient } from '../../src/client/client.js';
+import type { insert as insertFn } from '../../src/client/insert-call.js';
+import type { fetchColumns as fetchColumnsFn } from '../../src/client/columns-call.js';
 
-type CreateClient = (o: Record<string, unknown>) => Client;
+/** What the suite takes of an entry (`chwire` or `chwire/web`): its module namespace. */
+export interface SmokeEntry {
+  createClient(o: Record<string, unknown>): Client;
+  createQueryClient(o: Record<string, unknown>): QueryClient;
+  insert: typeof insertFn;
+  fetchColumns: typeof fetchColumnsFn;
+}
 
 export interface SmokeResult {
   /** Whether `new Function` worked in this runtime (false: the interpreted paths ran). */
@@ -40,7 +48,8 @@ export const FAMILIES = `SELECT number AS n, toInt8(number % 100 - 50) AS i8, to
   CAST((number, 'x') AS Tuple(a UInt64, b String)) AS ntup, [NULL, toNullable(number)] AS narr
   FROM numbers(20)`;
 
-export async function runSmoke(createClient: CreateClient, url: string, tag: string): Promise<SmokeResult> {
+export async function runSmoke(entry: SmokeEntry, url: string, tag: string): Promise<SmokeResult> {
+  const createClient = entry.createClient;
   let codegen: boolean;
   try { codegen = (new Function('return 1') as () => number)() === 1; } catch { codegen = false; }
   const checks: Record<string, string> = {};
@@ -93,6 +102,22 @@ export async function runSmoke(createClient: CreateClient, url: string, tag: str
       const agg = await c.fetchOne(`SELECT count() AS c, sum(id) AS s FROM ${table}`);
       await c.execute(`DROP TABLE ${table}`);
       return canon([agg, back.slice(0, 3), back[2999]]);
+    });
+    await check('query-client-functions', async () => {
+      // createQueryClient and the call functions (what a small bundle imports): same rows as the methods.
+      const q = entry.createQueryClient({ url, requestTimeout: 20_000 });
+      const table = `smoke_q_${tag}`;
+      try {
+        await q.execute(`DROP TABLE IF EXISTS ${table}`);
+        await q.execute(`CREATE TABLE ${table} (id UInt32, s String) ENGINE = Memory`);
+        const r = await entry.insert(q, table, Array.from({ length: 1500 }, (_, i) => ({ id: i, s: `q${i}` })), { blockSize: 500 });
+        const cols = await entry.fetchColumns(q, `SELECT id, s FROM ${table} ORDER BY id`);
+        const back = await q.fetch(`SELECT count() AS c, sum(id) AS s FROM ${table}`);
+        await q.execute(`DROP TABLE ${table}`);
+        return canon(['insert' in q, typeof r.queryId, back[0], cols.rowCount, Array.from(cols.columns[1] as ArrayLike<unknown>).slice(0, 3)]);
+      } finally {
+        await q.close();
+      }
     });
     await check('server-error', async () => expectError(() => c.fetch('SELECT * FROM no_such_table_smoke')));
     await check('exception-after-rows', async () => {
