@@ -5,25 +5,16 @@
 // refuses them, destroy cancels them), and refuse anything that is not a chwire client by name.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import dc from 'node:diagnostics_channel';
 import { createClient, createQueryClient, insert, fetchColumns, streamColumns, refreshSchema, ChwireAbortError, ChwireConfigError, type QueryClient } from '../src/index.js';
 import * as web from '../src/web.js';
 import { REAL_URL, SKIP_REAL, AUTH_USER, AUTH_PASSWORD, uniqueName } from './support/ch-server.js';
+import { channelEvents } from './support/query-channel.js';
 
 const clients: { close(): Promise<void> }[] = [];
 after(async () => { for (const c of clients) await c.close(); });
 
 const ROWS = Array.from({ length: 2500 }, (_, i) => ({ id: i, s: `r${i}`, t: new Date(Date.UTC(2024, 0, 1) + i * 1000), a: [i, i + 1] }));
 const DDL = (t: string) => `CREATE TABLE ${t} (id UInt32, s String, t DateTime('UTC'), a Array(UInt16)) ENGINE = MergeTree ORDER BY id`;
-
-/** The `chwire:query` channel's start events while subscribed (the client's own queries included). */
-function channelEvents(): { events: Record<string, unknown>[]; stop(): void } {
-  const events: Record<string, unknown>[] = [];
-  const tc = dc.tracingChannel('chwire:query');
-  const handlers = { start: (m: unknown) => events.push({ ...(m as object) }), end: () => undefined, asyncStart: () => undefined, asyncEnd: () => undefined, error: () => undefined };
-  tc.subscribe(handlers as never);
-  return { events, stop: () => tc.unsubscribe(handlers as never) };
-}
 
 /** Inserts ROWS with the function over `q` and with the method of a full client; both tables must read back the same. */
 async function sameAsMethods(q: QueryClient, full: ReturnType<typeof createClient> | ReturnType<typeof web.createClient>, cachesSchemas: boolean): Promise<void> {

@@ -5,11 +5,11 @@
 // (headers recorded) and the real 18.16 server.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import dc from 'node:diagnostics_channel';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createClient, ChwireAbortError } from '../src/index.js';
 import { startTestServer } from './support/test-server.js';
 import { REAL_URL, SKIP_REAL, realClient, uniqueName } from './support/ch-server.js';
+import { channelEvents } from './support/query-channel.js';
 
 const server = await startTestServer();
 after(async () => { await server.close(); });
@@ -23,14 +23,6 @@ type Finished = ReturnType<InMemorySpanExporter['getFinishedSpans']>[number];
 const parentOf = (s: Finished): string | undefined => (s as unknown as { parentSpanContext?: { spanId: string }; parentSpanId?: string }).parentSpanContext?.spanId
   ?? (s as unknown as { parentSpanId?: string }).parentSpanId;
 const traceparentOf = (s: Finished): string => `00-${s.spanContext().traceId}-${s.spanContext().spanId}-01`;
-
-function channelEvents(): { events: Record<string, unknown>[]; stop(): void } {
-  const events: Record<string, unknown>[] = [];
-  const tc = dc.tracingChannel('chwire:query');
-  const handlers = { start: (m: unknown) => events.push({ ...(m as object) }), end: () => undefined, asyncStart: () => undefined, asyncEnd: () => undefined, error: () => undefined };
-  tc.subscribe(handlers as never);
-  return { events, stop: () => tc.unsubscribe(handlers as never) };
-}
 
 test('an insert\'s DESCRIBE (18.16: one per insert) is a child span of the INSERT and a `describe` child on the channel, not a streamRaw', { skip: SKIP_REAL, timeout: 30_000 }, async () => {
   const table = uniqueName('obs_describe');
