@@ -111,7 +111,9 @@ for (const [major, bin] of Object.entries(NODES)) {
     assert.equal(got.isCjs, true, 'require(chwire) must load the CommonJS build');
     for (const e of ENTRIES) assert.ok(got.exports[e]!.length > 0, `require('${e}') exported nothing`);
     for (const e of ['chwire', 'chwire/codec', 'chwire/web']) assert.ok(got.exports[e]!.includes('ChwireError'), `${e} exports ${got.exports[e]!.join(', ')}`);
-    for (const e of ['chwire', 'chwire/web']) assert.ok(got.exports[e]!.includes('createClient'), e);
+    for (const e of ['chwire', 'chwire/web']) {
+      for (const n of ['createClient', 'createQueryClient', 'insert', 'fetchColumns', 'streamColumns', 'refreshSchema']) assert.ok(got.exports[e]!.includes(n), `${e} lacks ${n}`);
+    }
     for (const n of ['parseType', 'decodeRowBinary', 'decodeNative', 'compileNativeEncoder']) assert.ok(got.exports['chwire/codec']!.includes(n), n);
     assert.equal(got.sameErrors, true, 'the entries must share one copy of the error classes');
     assert.equal(got.type, 'Map(String, Array(Nullable(Decimal(18, 4))))');
@@ -156,7 +158,12 @@ export async function read(): Promise<number> {
   const row: chwire.ObjectRow = { n };
   const params: web.QueryParams = { x: 1 };
   const wc: web.Client = web.createClient({ url: 'http://localhost:8123', requestStreams: false });
-  void wc; void row; void params;
+  const qc: web.QueryClient = web.createQueryClient({ url: 'http://localhost:8123' });
+  const ins: web.InsertResult = await web.insert(qc, 't', [{ n: 1 }]);
+  const cols: chwire.ColumnsResult = await chwire.fetchColumns(chwire.createQueryClient(), 'SELECT 1');
+  // @ts-expect-error: a query client has no insert method (the function insert takes it)
+  void qc.insert;
+  void wc; void row; void params; void ins; void cols;
   return n.length;
 }
 // @ts-expect-error: createClient takes an options object
