@@ -10,6 +10,7 @@
 // entry's factory (Node: node-transports.ts, web: web.ts), so nothing here imports `node:` modules.
 import { ChwireConfigError } from '../errors.js';
 import { DECODE_OPTION_KEYS, type DecodeOptions } from '../plan/options.js';
+import { checkDecodeOptions } from '../plan/resolve.js';
 import type { TlsOptions } from '../transport/tls-options.js';
 import type { LoadBalancing } from '../transport/hosts.js';
 import type { RetryOptions } from '../transport/retry.js';
@@ -156,6 +157,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
   // Each layer's options, checked by the layer (HTTP ones for every URL, used by HTTP only).
   const http = resolveHttpOptions(o);
   const observer = resolveObserver(o, database);
+  checkDecodeOptions(o); // the client keeps them as given (client.ts); each call merges its own over them
 
   if (target.kind === 'chdb') {
     http.forEngine();
