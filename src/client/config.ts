@@ -1,21 +1,27 @@
-// Client options: their types, defaults, validation, and the transport target they describe.
-// Invariants: credentials given in the URL are moved out of it (into the X-ClickHouse-* headers)
-// before the URL is stored anywhere, so no message or log can show them; the transport itself is
-// built by the entry's factory (Node: node-transports.ts, web: web.ts), so nothing here imports
-// `node:` modules.
+// Client options: their types, and the one place createClient's options are checked. This module
+// checks the unknown ones (against one list made of each layer's own: CLIENT_OPTION_KEYS here,
+// HTTP_OPTION_KEYS of the transport, OBSERVE_OPTION_KEYS of observe/, DECODE_OPTION_KEYS of plan/),
+// its own (url, username, password, database, settings, requestTimeout, insertBlockSize), then
+// hands each layer its slice, which that layer checks once.
+// Invariants: an option is declared in the list of the layer that checks it, so a new option cannot
+// be accepted unchecked; every bad value fails here, at createClient, as a ChwireConfigError naming
+// the option; credentials given in the URL are moved out of it (url-option.ts) before the URL is
+// stored anywhere, so no message or log can show them; the transport itself is built by the
+// entry's factory (Node: node-transports.ts, web: web.ts), so nothing here imports `node:` modules.
 import { ChwireConfigError } from '../errors.js';
-import type { DecodeOptions } from '../plan/options.js';
+import { DECODE_OPTION_KEYS, type DecodeOptions } from '../plan/options.js';
+import { checkDecodeOptions } from '../plan/resolve.js';
 import type { TlsOptions } from '../transport/tls-options.js';
-import { LOAD_BALANCING, type LoadBalancing } from '../transport/hosts.js';
-import { resolveRetry, type RetryOptions, type RetryPolicy } from '../transport/retry.js';
+import type { LoadBalancing } from '../transport/hosts.js';
+import type { RetryOptions } from '../transport/retry.js';
 import type { Transport, TransportEvents } from '../transport/types.js';
-import { resolveCodec, type Codec } from '../transport/codec-names.js';
-import type { ProxyConfig } from '../transport/proxy-url.js';
-import type { AccessToken } from '../transport/request-headers.js';
-import { checkHttpOnly, resolveSurface, type CompressionOption, type HttpAgentLike } from './http-options.js';
-import { resolveObserver, type Observer } from './observe/call.js';
+import { HTTP_OPTION_KEYS, resolveHttpOptions, type AccessToken, type CompressionOption, type HttpAgentLike, type HttpTargetOptions } from '../transport/http-options.js';
+import { nonNegative, nonNegativeInteger } from '../transport/option-numbers.js';
+import type { Observer } from './observe/call.js';
+import { OBSERVE_OPTION_KEYS, resolveObserver } from './observe/options.js';
 import { optionHint } from './official-names.js';
 import { checkSettingName } from './setting-name.js';
+import { parseUrlOption } from './url-option.js';
 import type { Logger, LogLevel } from './observe/logger.js';
 import type { TracingOptions } from './observe/tracing.js';
 
@@ -95,16 +101,18 @@ export interface ClientOptions extends DecodeOptions {
   slowConsumerMs?: number;
 }
 
-const KNOWN = new Set(['url', 'username', 'password', 'accessToken', 'role', 'httpHeaders', 'proxy', 'agent', 'database', 'settings', 'requestTimeout', 'maxOpenConnections', 'keepAlive', 'idleSocketTtl', 'compression', 'tls', 'insertBlockSize', 'loadBalancing', 'hostCooldown', 'retry',
-  'logger', 'logLevel', 'tracing', 'progressInterval', 'slowConsumerMs',
-  'int64', 'int128', 'decimal', 'datetime', 'date', 'time', 'strings', 'uuid', 'maps', 'float32', 'rows', 'columns']);
+/** The options this module checks itself. */
+export const CLIENT_OPTION_KEYS = ['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'insertBlockSize'] as const;
+
+/** Every option createClient takes: each layer's list (the test config.layers checks it is ClientOptions' keys). */
+const KNOWN: ReadonlySet<string> = new Set([...CLIENT_OPTION_KEYS, ...HTTP_OPTION_KEYS, ...OBSERVE_OPTION_KEYS, ...DECODE_OPTION_KEYS]);
 
 /** Where and how to connect, validated; an entry's TransportFactory turns it into a Transport. */
 export type TransportTarget =
   | { readonly kind: 'chdb'; readonly path: string; readonly requestTimeout: number; readonly database: string | undefined }
   | HttpTarget;
 
-export interface HttpTarget {
+export interface HttpTarget extends HttpTargetOptions {
   readonly kind: 'http';
   /** Base URLs, credentials removed. */
   readonly urls: URL[];
@@ -112,29 +120,10 @@ export interface HttpTarget {
   readonly password: string;
   readonly database: string | undefined;
   readonly requestTimeout: number;
-  readonly maxOpenConnections: number;
-  readonly keepAlive: boolean;
-  readonly idleSocketTtl: number;
-  /** Response codec (`Accept-Encoding`), or false. */
-  readonly compression: Codec | false;
-  /** Codec of streamed request bodies (inserts), if any. */
-  readonly requestCompression: Codec | undefined;
-  readonly tls: TlsOptions | undefined;
-  /** Bearer token (or a function asked before every request) instead of username/password. */
-  readonly accessToken: AccessToken | undefined;
-  /** Headers of every request (validated: none the client owns). */
-  readonly httpHeaders: Readonly<Record<string, string>> | undefined;
-  readonly proxy: ProxyConfig | undefined;
-  /** The user's own agent, not yet checked against the URLs (the transport does: it knows the agent class). */
-  readonly agent: unknown;
   /** Host state changes, for the client's log (observe/). */
   readonly events?: TransportEvents | undefined;
   /** The options the caller actually gave (a transport that cannot honour one names it). */
   readonly given: ReadonlySet<string>;
-  readonly loadBalancing: LoadBalancing;
-  /** Milliseconds a refusing or unreachable host is skipped. */
-  readonly hostCooldown: number;
-  readonly retry: RetryPolicy;
 }
 
 /** Builds the transport for a target; throws ChwireConfigError for a target it cannot serve. */
@@ -153,102 +142,39 @@ export interface ResolvedConfig {
   observer: Observer;
 }
 
-function nonNegativeInteger(name: string, v: number | undefined, dflt: number): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new ChwireConfigError(`option ${name} must be a non-negative integer, got ${String(v)}`);
-  return v;
-}
-
-function positiveInteger(name: string, v: number | undefined, dflt: number): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new ChwireConfigError(`option ${name} must be a positive integer, got ${String(v)}`);
-  return v;
-}
-
-function nonNegative(name: string, v: number | undefined, dflt: number): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ChwireConfigError(`option ${name} must be a non-negative number, got ${String(v)}`);
-  return v;
-}
-
 export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory): ResolvedConfig {
   for (const k of Object.keys(o)) {
     if (!KNOWN.has(k)) throw new ChwireConfigError(`unknown client option ${JSON.stringify(k)}${optionHint(k, 'createClient')}`);
   }
-  const raw = o.url ?? 'http://localhost:8123';
-  const list = (typeof raw === 'string' ? raw.split(',') : [...raw]).map((s) => s.trim()).filter((s) => s.length > 0);
-  if (list.length === 0) throw new ChwireConfigError('option url is empty');
-  const requestTimeout = nonNegative('requestTimeout', o.requestTimeout, 300_000);
-  const insertBlockSize = nonNegativeInteger('insertBlockSize', o.insertBlockSize, 65_536);
-  const settings = o.settings ?? {};
+  const { url, username, password, database, settings: givenSettings, requestTimeout: givenTimeout, insertBlockSize: givenBlockSize } = o;
+  const target = parseUrlOption(url, username, password);
+  if (database !== undefined && typeof database !== 'string') throw new ChwireConfigError(`option database must be a string, got ${database === null ? 'null' : typeof database}`);
+  const requestTimeout = nonNegative('requestTimeout', givenTimeout, 300_000);
+  const insertBlockSize = nonNegativeInteger('insertBlockSize', givenBlockSize, 65_536);
+  const settings = givenSettings ?? {};
   if (typeof settings !== 'object' || settings === null) throw new ChwireConfigError('option settings must be an object of setting names and values');
   for (const k of Object.keys(settings)) checkSettingName(k);
-  const compression = compressionOf(o.compression); // validated for every URL, used by HTTP only
-  // Replica and retry options: validated for every URL, used by HTTP only.
-  if (o.loadBalancing !== undefined && !LOAD_BALANCING.includes(o.loadBalancing)) {
-    throw new ChwireConfigError(`option loadBalancing must be one of ${LOAD_BALANCING.map((p) => `'${p}'`).join(', ')}, got ${JSON.stringify(o.loadBalancing)}`);
-  }
-  const hostCooldown = nonNegative('hostCooldown', o.hostCooldown, 10_000);
-  const retry = resolveRetry(o.retry);
-  const surface = resolveSurface(o);
-  const observer = resolveObserver(o, o.database);
+  // Each layer's options, checked by the layer (HTTP ones for every URL, used by HTTP only).
+  const http = resolveHttpOptions(o);
+  const observer = resolveObserver(o, database);
+  checkDecodeOptions(o); // the client keeps them as given (client.ts); each call merges its own over them
 
-  if (list[0]!.startsWith('chdb:')) {
-    if (list.length > 1) throw new ChwireConfigError('chdb:// takes a single URL');
-    const m = /^chdb:\/\/(\/.*)?$/.exec(list[0]!);
-    if (m === null) throw new ChwireConfigError('embedded URL must be chdb:// (in memory) or chdb:///absolute/path');
-    checkHttpOnly(o);
-    const path = m[1] === undefined || m[1] === '/' ? '' : decodeURIComponent(m[1]);
-    return { transport: makeTransport({ kind: 'chdb', path, requestTimeout, database: o.database }), database: o.database, settings, insertBlockSize, requestTimeout, roles: undefined, observer };
+  if (target.kind === 'chdb') {
+    http.forEngine();
+    return { transport: makeTransport({ kind: 'chdb', path: target.path, requestTimeout, database }), database, settings, insertBlockSize, requestTimeout, roles: undefined, observer };
   }
-
-  let username = o.username;
-  let password = o.password;
-  const urls = list.map((s) => {
-    let u: URL;
-    try {
-      u = new URL(s);
-    } catch {
-      // Never echo the text: it may hold a password.
-      throw new ChwireConfigError('option url is not a valid URL');
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ChwireConfigError(`unsupported URL scheme ${u.protocol} (use http:, https: or chdb:)`);
-    if (u.username !== '') username ??= decodeURIComponent(u.username);
-    if (u.password !== '') password ??= decodeURIComponent(u.password);
-    u.username = '';
-    u.password = '';
-    return u;
-  });
-  const httpOnly = surface.forHttp(username !== undefined, password !== undefined);
   const transport = makeTransport({
     kind: 'http',
-    urls,
-    username: username ?? 'default',
-    password: password ?? '',
-    database: o.database,
+    urls: target.urls,
+    username: target.username ?? 'default',
+    password: target.password ?? '',
+    database,
     requestTimeout,
-    maxOpenConnections: positiveInteger('maxOpenConnections', o.maxOpenConnections, 10),
-    keepAlive: o.keepAlive ?? true,
-    idleSocketTtl: nonNegative('idleSocketTtl', o.idleSocketTtl, 2500),
-    ...compression,
-    tls: o.tls,
-    loadBalancing: o.loadBalancing ?? 'in-order',
-    hostCooldown,
-    retry,
-    ...httpOnly,
+    ...http.forHttp(target.username !== undefined, target.password !== undefined),
     given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
     events: observer.transportEvents(),
   });
-  return { transport, database: o.database, settings, insertBlockSize, requestTimeout, roles: surface.roles, observer };
-}
-
-function compressionOf(c: ClientOptions['compression']): { compression: Codec | false; requestCompression: Codec | undefined } {
-  if (c === undefined || typeof c === 'boolean') return { compression: c === true ? 'gzip' : false, requestCompression: undefined };
-  if (typeof c !== 'object' || c === null) throw new ChwireConfigError('option compression must be a boolean or { response?, request? }');
-  for (const k of Object.keys(c)) {
-    if (k !== 'response' && k !== 'request') throw new ChwireConfigError(`unknown compression option ${JSON.stringify(k)}`);
-  }
-  return { compression: resolveCodec('compression.response', c.response) ?? false, requestCompression: resolveCodec('compression.request', c.request) };
+  return { transport, database, settings, insertBlockSize, requestTimeout, roles: http.roles, observer };
 }
 
 /** A setting's value in the server's text form; its name is checked first (checkSettingName). */

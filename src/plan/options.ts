@@ -95,6 +95,9 @@ const ALLOWED: { readonly [K in keyof ResolvedValueOptions]: readonly ResolvedVa
 /** The keys of ValueOptions, in a fixed order (used for cache keys). */
 export const VALUE_OPTION_KEYS = Object.keys(ALLOWED) as (keyof ResolvedValueOptions)[];
 
+/** The keys of DecodeOptions: the client options checked by this layer (resolve.ts checkDecodeOptions). */
+export const DECODE_OPTION_KEYS: readonly (keyof DecodeOptions)[] = [...VALUE_OPTION_KEYS, 'rows', 'columns'];
+
 /**
  * Merge `over` onto `base`, validating every value. Unknown keys and bad values are errors: an
  * option that cannot be honoured must never be silently ignored.

@@ -8,7 +8,7 @@
 import type { TypeNode } from '../types/ast.js';
 import { ChwireConfigError } from '../errors.js';
 import {
-  DEFAULT_VALUE_OPTIONS, VALUE_OPTION_KEYS, mergeValueOptions,
+  DECODE_OPTION_KEYS, DEFAULT_VALUE_OPTIONS, VALUE_OPTION_KEYS, mergeValueOptions,
   type DecodeOptions, type ResolvedValueOptions,
 } from './options.js';
 
@@ -49,6 +49,26 @@ export function resolveBaseOptions(options: DecodeOptions | undefined): { rows: 
     throw new ChwireConfigError(`decode option rows must be 'object' or 'array', got ${JSON.stringify(rows)}`);
   }
   return { rows: rows ?? 'object', base: mergeValueOptions(DEFAULT_VALUE_OPTIONS, whole, 'options') };
+}
+
+/**
+ * Decode options given once for many results (a client's defaults, DECODE_OPTION_KEYS of `o`,
+ * the only keys read): every value checked now, per-column overrides included (those of columns
+ * no result has yet, too), so a bad one fails where it is given, not at the first result.
+ */
+export function checkDecodeOptions(o: Readonly<Partial<Record<keyof DecodeOptions, unknown>>>): void {
+  const given: Record<string, unknown> = {};
+  for (const k of DECODE_OPTION_KEYS) {
+    const v = o[k];
+    if (v !== undefined) given[k] = v;
+  }
+  const options = given as DecodeOptions;
+  resolvePlan([], options);
+  for (const [name, over] of Object.entries(options.columns ?? {})) {
+    const where = `options.columns[${JSON.stringify(name)}]`;
+    if (over !== undefined && (typeof over !== 'object' || over === null || Array.isArray(over))) throw new ChwireConfigError(`decode option ${where} must be an object of value options`);
+    mergeValueOptions(DEFAULT_VALUE_OPTIONS, over, where);
+  }
 }
 
 export function resolvePlan(columns: readonly PlanColumnInput[], options?: DecodeOptions): RowPlan {

@@ -78,7 +78,7 @@ export class ChdbTransport implements Transport {
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {
-    // HTTP-only per-call options cannot be honoured by the engine (http-options.ts).
+    // HTTP-only per-call options cannot be honoured by the engine (as the client's: http-options.ts).
     if (req.role !== undefined && req.role.length > 0) throw new ChwireConfigError('option role is for HTTP servers; the embedded engine (chdb://) cannot honour it', { queryId: req.queryId });
     if (req.httpHeaders !== undefined) throw new ChwireConfigError('option httpHeaders is for HTTP servers; the embedded engine (chdb://) cannot honour it', { queryId: req.queryId });
     // The engine takes no per-query settings outside the SQL text: they become a SETTINGS clause.

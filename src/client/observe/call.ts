@@ -3,23 +3,25 @@
 // the log, the `chwire:query` diagnostics channel, the OpenTelemetry span and onProgress.
 // Invariants: when no logger, no tracing, no channel subscriber and no onProgress is there, no Call
 // exists at all (Observer.begin returns undefined: the cost is a few property reads per call);
-// end() is idempotent; nothing here reads options other than the call's metadata, so no
-// credential, parameter value or inserted value reaches a log line, span or channel context.
+// end() is idempotent; nothing here reads options other than the call's metadata (the client's
+// observability options arrive checked, from observe/options.ts), so no credential, parameter
+// value or inserted value reaches a log line, span or channel context.
 import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireDecodeError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError, isChwireError } from '../../errors.js';
 import type { RequestEvents, Transport, TransportEvents, TransportRequest, TransportResponse } from '../../transport/types.js';
 import { subscribedChannel, type QueryChannelContext, type QueryTracingChannel } from './channels.js';
-import { Log, resolveLog, sqlForLog, type LogFields } from './logger.js';
-import { DEFAULT_PROGRESS_INTERVAL, ProgressReporter, type ProgressListener } from './progress.js';
+import { sqlForLog, type Log, type LogFields } from './logger.js';
+import { intervalOption, ProgressReporter, type ProgressListener } from './progress.js';
 import { redactError, secretTexts } from './redact.js';
-import { errorType, resolveTracing, type CallSpan, type Tracing } from './tracing.js';
+import { errorType, type CallSpan, type Tracing } from './tracing.js';
 
-/** Observability options of the client, as given (validated by resolveObserver). */
-export interface ObserveOptions {
-  logger?: unknown;
-  logLevel?: unknown;
-  tracing?: unknown;
-  progressInterval?: unknown;
-  slowConsumerMs?: unknown;
+/** The client's observability, its options checked (observe/options.ts builds it). */
+export interface ObserverSettings {
+  readonly log: Log | undefined;
+  readonly tracing: Tracing | undefined;
+  /** Default least time between two onProgress events of a call, ms. */
+  readonly progressInterval: number;
+  /** 0: slow consumers are not reported. */
+  readonly slowConsumerMs: number;
 }
 
 /** The per-call options this module reads. */
@@ -29,12 +31,6 @@ export interface CallOptions {
   params?: Readonly<Record<string, unknown>> | undefined;
 }
 
-function interval(name: string, v: unknown, dflt: number): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ChwireConfigError(`option ${name} must be a non-negative number of milliseconds, got ${String(v)}`);
-  return v;
-}
-
 export class Observer {
   readonly log: Log | undefined;
   readonly tracing: Tracing | undefined;
@@ -42,11 +38,11 @@ export class Observer {
   private readonly slowConsumerMs: number;
   private transport: Transport | undefined;
 
-  constructor(o: ObserveOptions, private readonly database: string | undefined) {
-    this.log = resolveLog(o.logger, o.logLevel);
-    this.tracing = resolveTracing(o.tracing);
-    this.progressInterval = interval('progressInterval', o.progressInterval, DEFAULT_PROGRESS_INTERVAL);
-    this.slowConsumerMs = interval('slowConsumerMs', o.slowConsumerMs, 10_000);
+  constructor(s: ObserverSettings, private readonly database: string | undefined) {
+    this.log = s.log;
+    this.tracing = s.tracing;
+    this.progressInterval = s.progressInterval;
+    this.slowConsumerMs = s.slowConsumerMs;
   }
 
   /** The transport whose requests the calls observe (and progress polls go through). */
@@ -78,7 +74,7 @@ export class Observer {
   begin(kind: string, sql: string | undefined, queryId: string, opts: CallOptions, table?: string, parent?: Call): Call | undefined {
     const onProgress = opts.onProgress;
     if (onProgress !== undefined && typeof onProgress !== 'function') throw new ChwireConfigError('option onProgress must be a function');
-    const every = interval('progressInterval', opts.progressInterval, this.progressInterval);
+    const every = intervalOption('progressInterval', opts.progressInterval, this.progressInterval);
     const channel = subscribedChannel();
     // A call with parameters is always followed to its end: its error is redacted there (redact.ts).
     const secrets = secretTexts(opts.params);
@@ -89,10 +85,6 @@ export class Observer {
     return new Call(this.transport!, this.log, channel, span, progress, this.slowConsumerMs, quotesValues, secrets,
       { queryId, kind, host: undefined, sql, database: this.database, rows: undefined, bytes: undefined, error: undefined, ...(parent !== undefined ? { parentQueryId: parent.ctx.queryId } : {}) });
   }
-}
-
-export function resolveObserver(o: ObserveOptions, database: string | undefined): Observer {
-  return new Observer(o, database);
 }
 
 export class Call {

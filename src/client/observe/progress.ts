@@ -7,6 +7,7 @@
 // Invariants: events are monotonic (each field the largest value seen); at most one event per
 // interval while the query runs, plus exactly one final event; at most one poll in flight, none
 // after the call ended, none at all unless the call has an onProgress; a failing poll is ignored.
+import { ChwireConfigError } from '../../errors.js';
 import { quoteString } from '../../types/quote.js';
 import type { QuerySummary, Transport } from '../../transport/types.js';
 
@@ -25,6 +26,13 @@ export type ProgressListener = (p: Progress) => void;
 
 /** Default `progressInterval`, ms. */
 export const DEFAULT_PROGRESS_INTERVAL = 500;
+
+/** An interval option in ms (`progressInterval` of the client or of a call, `slowConsumerMs`): undefined is `dflt`. */
+export function intervalOption(name: string, v: unknown, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ChwireConfigError(`option ${name} must be a non-negative number of milliseconds, got ${String(v)}`);
+  return v;
+}
 
 function num(v: string | undefined): number {
   const n = v === undefined ? NaN : Number(v);
