@@ -13,6 +13,7 @@ import { quoteString } from '../types/quote.js';
 import { fetchBody } from './fetch-body.js';
 import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
 import { serverErrorFromText } from './server-error.js';
+import { isRedirectStatus, redirectError } from './redirect.js';
 import { parseVersion, SERVER_INFO_SQL, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -231,11 +232,19 @@ export class FetchTransport implements Transport {
     };
     // Only insert bodies are compressed (the SQL of a read travels as plain text).
     if (body !== undefined && typeof body !== 'string' && this.opts.requestCompression !== undefined) headers['Content-Encoding'] = this.opts.requestCompression;
-    const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body as RequestInit['body'], signal: controller.signal };
+    // Never followed: a redirect would carry the credentials and the SQL to another address (redirect.ts).
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body as RequestInit['body'], signal: controller.signal, redirect: 'manual' };
     if (body instanceof ReadableStream) init.duplex = 'half';
     const url = new URL(path, host.url).toString();
     try {
       const res = await this.opts.fetch(url, init);
+      // Node, Deno, Bun and workerd answer 'manual' with the 3xx and its Location; a browser with an
+      // opaque redirect (status 0, no headers).
+      if (res.type === 'opaqueredirect' || isRedirectStatus(res.status)) {
+        clearTimer();
+        res.body?.cancel().catch(() => undefined);
+        throw redirectError(res.status, res.headers.get('location') ?? undefined, url, host.where, { queryId: r.queryId, host: host.url.href });
+      }
       return { res, controller, clearTimer };
     } catch (e) {
       clearTimer();

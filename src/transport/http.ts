@@ -34,6 +34,7 @@ import {
 } from './retry.js';
 import { DEFAULT_RETRY_BUDGET, RetryBudget } from './retry-budget.js';
 import { serverErrorFromText } from './server-error.js';
+import { isRedirectStatus, redirectError } from './redirect.js';
 import { checkUrlLength, oldUrlLimitError } from './url-limit.js';
 import { parseVersion, SERVER_INFO_SQL, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
@@ -431,6 +432,14 @@ export class HttpTransport implements Transport {
     if (res.statusCode !== 200) {
       const refusal = proxyRefusal(this.opts.proxy, res.statusCode);
       if (refusal !== undefined) { res.resume(); end(); throw new ChwireConnectionError(refusal, { queryId, host: host.url.href }); }
+      // Never followed (redirect.ts): the body is dropped unread and the call fails, naming the target.
+      if (isRedirectStatus(res.statusCode ?? 0)) {
+        res.resume();
+        end();
+        const e = redirectError(res.statusCode ?? 0, header(res, 'location'), new URL(path, host.url).href, host.where, { queryId, host: host.url.href });
+        markHost(e, host.where, host.url.href);
+        throw tag(e, { kind: 'final' });
+      }
       const text = await readAll(res);
       end();
       const status = res.statusCode ?? 0;
