@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Writes a self-contained config.xml/users.xml for Debian's clickhouse-server 18.16 into $1
 # (data, logs and temp files under that directory; HTTP on 127.0.0.1:$2, native TCP on $3).
-# Users: `default` (no password) and `chwire` / `chwire-secret` (for the authentication tests).
+# Users: `default` (no password) and `chwire` / `chwire-secret` (for the authentication tests);
+# `chwire_utf8` / `пароль😀`, `chwire_latin1` / `café` (as SHA-256) and `пользователь` / `ключ`
+# for non-ASCII credentials (test/server.credentials.test.ts).
 set -euo pipefail
 dir="$1"; http_port="$2"; tcp_port="$3"
 mkdir -p "$dir/data" "$dir/tmp" "$dir/log" "$dir/user_files" "$dir/format_schemas"
@@ -58,6 +60,24 @@ cat > "$dir/users.xml" <<XML
             <profile>default</profile>
             <quota>default</quota>
         </chwire>
+        <chwire_utf8>
+            <password>пароль😀</password>
+            <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
+            <profile>default</profile>
+            <quota>default</quota>
+        </chwire_utf8>
+        <chwire_latin1>
+            <password_sha256_hex>$(printf '%s' 'café' | sha256sum | cut -d' ' -f1)</password_sha256_hex>
+            <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
+            <profile>default</profile>
+            <quota>default</quota>
+        </chwire_latin1>
+        <пользователь>
+            <password>ключ</password>
+            <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
+            <profile>default</profile>
+            <quota>default</quota>
+        </пользователь>
     </users>
     <quotas>
         <default>

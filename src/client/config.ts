@@ -170,7 +170,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     password: target.password ?? '',
     database,
     requestTimeout,
-    ...http.forHttp(target.username !== undefined, target.password !== undefined),
+    ...http.forHttp(target.username !== undefined, target.password !== undefined, target.urls.some((u) => u.protocol === 'https:')),
     given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
     events: observer.transportEvents(),
   });

@@ -23,6 +23,7 @@ import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import { formatQueryParam, type QueryParams } from './params.js';
 export type { QueryParams, QueryParamValue } from './params.js';
 import { formatClauseError } from './format-clause.js';
+import { checkResponseFormat } from './response-format.js';
 import { placeholderTypes } from './placeholders.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
 import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js';
@@ -145,10 +146,18 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   }
 
   async request(req: TransportRequest, call: Call | undefined = req.queryId !== undefined ? this.calls.get(req.queryId) : undefined): Promise<TransportResponse> {
-    if (call === undefined) return this.transport.request(req);
-    const pending = this.transport.request(call.request(req));
-    call.sent();
-    return call.response(await pending);
+    let response: TransportResponse;
+    if (call === undefined) {
+      response = await this.transport.request(req);
+    } else {
+      const pending = this.transport.request(call.request(req));
+      call.sent();
+      response = call.response(await pending);
+    }
+    // A body this client decodes (rows, columns) must be in the format it asked for; raw streams
+    // pass the server's bytes on as they are.
+    if (req.format !== undefined && req.whole !== true) checkResponseFormat(req.format, response, response.queryId ?? req.queryId);
+    return response;
   }
 
   /** Runs a call whose requests go through request() by query id (insert, fetchColumns), observed. */
@@ -309,7 +318,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
       try {
         const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId, call, buffered);
         const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
-        return { response, decoder, release, done: call === undefined ? undefined : (e, rows) => call.end(e, rows, response.summary) };
+        return { response, decoder, release, objectRows: decodeOptions.rows !== 'array', done: call === undefined ? undefined : (e, rows) => call.end(e, rows, response.summary) };
       } catch (e) {
         call?.end(e, undefined);
         throw e;

@@ -12,6 +12,7 @@ import type { QuerySummary, TransportResponse } from '../transport/types.js';
 import { HOLD_BYTES, TailHold } from './tail-hold.js';
 import { QueryStreamBase, type OpenedBody } from './opened-query.js';
 import { LoopTurns } from './loop-turn.js';
+import { duplicateColumnError } from './duplicate-columns.js';
 
 export interface RowStream<R> extends AsyncIterable<R> {
   /**
@@ -34,6 +35,8 @@ export interface RowStream<R> extends AsyncIterable<R> {
 
 export interface OpenedQuery<R> extends OpenedBody {
   decoder: RowStreamDecoder<R>;
+  /** Rows are objects keyed by column name: two columns of one name are refused (duplicate-columns.ts). */
+  objectRows?: boolean;
 }
 
 /**
@@ -231,9 +234,16 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
     const q = await this.begin();
     if (q === undefined) return;
     const counted = q.done !== undefined;
+    // Column names are checked once, as soon as the header has been read, before any row goes out.
+    let namesChecked = q.objectRows !== true;
     const decodeBytes = (bytes: Uint8Array): T | undefined => {
       try {
         const part = decode(q.decoder, bytes);
+        if (!namesChecked && q.decoder.columns !== undefined) {
+          namesChecked = true;
+          const dup = duplicateColumnError(q.decoder.columns, this.queryId);
+          if (dup !== undefined) throw dup;
+        }
         if (counted && part !== undefined) this.rowCount += count(part);
         return part;
       } catch (e) {

@@ -49,5 +49,20 @@ export function parseUrlOption(url: unknown, username: unknown, password: unknow
     u.password = '';
     return u;
   });
+  checkCredential('username', user);
+  checkCredential('password', pass);
   return { kind: 'http', urls, username: user, password: pass };
+}
+
+/**
+ * A user name or password that HTTP headers carry faithfully: no control character (CR, LF and NUL
+ * would end or split the header; a tab may be trimmed away by the server) and well-formed Unicode
+ * (a lone surrogate would become U+FFFD). Any other character goes as UTF-8 (request-headers.ts).
+ * The message names the option, never the value.
+ */
+function checkCredential(name: 'username' | 'password', v: string | undefined): void {
+  if (v === undefined) return;
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(v)) throw new ChwireConfigError(`option ${name} contains a control character (CR, LF, NUL, tab or another; its value is not shown): an HTTP header cannot carry it`);
+  if (/[\uD800-\uDFFF]/u.test(v)) throw new ChwireConfigError(`option ${name} is not well-formed Unicode (a lone surrogate; its value is not shown)`);
 }

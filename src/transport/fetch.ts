@@ -161,7 +161,7 @@ export class FetchTransport implements Transport {
       try { summary = JSON.parse(summaryText) as Record<string, string>; } catch { summary = undefined; }
     }
     return {
-      queryId, summary, timezone: res.headers.get('x-clickhouse-timezone') ?? undefined, host: host.where, url: host.url.href, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: res.headers.get('x-clickhouse-timezone') ?? undefined, format: res.headers.get('x-clickhouse-format') ?? undefined, host: host.where, url: host.url.href, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: b.exceptionsFramed,
     };
   }

@@ -62,7 +62,7 @@ export interface HttpOptions {
   /** The client's default roles (a call's `role` replaces them); undefined for none. */
   readonly roles: readonly string[] | undefined;
   /** The target's options for HTTP URLs; `hasUser` / `hasPassword`: given as options or in the URL. */
-  forHttp(hasUser: boolean, hasPassword: boolean): HttpTargetOptions;
+  forHttp(hasUser: boolean, hasPassword: boolean, anyHttps?: boolean): HttpTargetOptions;
   /**
    * chdb:// has no HTTP: an option that only means something on the wire and would change what a
    * query does or who runs it is refused (it cannot be honoured); `compression`, the retry and
@@ -96,7 +96,7 @@ export function resolveHttpOptions(o: HttpOptionsInput): HttpOptions {
   const proxy = parseProxy(given.proxy);
   return {
     roles: roles !== undefined && roles.length > 0 ? roles : undefined,
-    forHttp(hasUser, hasPassword) {
+    forHttp(hasUser, hasPassword, anyHttps = true) {
       if (token !== undefined && hasPassword) throw new ChwireConfigError('options accessToken and password are exclusive (a password in the URL counts too): the token authenticates the request');
       if (token !== undefined && hasUser) throw new ChwireConfigError('options accessToken and username are exclusive (a user in the URL counts too): ClickHouse takes the user from the token and refuses a request that also names one');
       const agent = given.agent;
@@ -112,6 +112,7 @@ export function resolveHttpOptions(o: HttpOptionsInput): HttpOptions {
       if (tls !== undefined && (typeof tls !== 'object' || tls === null || Array.isArray(tls))) {
         throw new ChwireConfigError(`option tls must be an object { ca?, cert?, key?, rejectUnauthorized?, servername? }, got ${tls === null ? 'null' : Array.isArray(tls) ? 'an array' : typeof tls}`);
       }
+      if (tls !== undefined) checkTls(tls as Record<string, unknown>, anyHttps);
       return {
         maxOpenConnections: positiveInteger('maxOpenConnections', given.maxOpenConnections, 10),
         keepAlive,
@@ -143,4 +144,17 @@ function compressionOf(c: unknown): { compression: Codec | false; requestCompres
   }
   const { response, request } = c as { response?: unknown; request?: unknown };
   return { compression: resolveCodec('compression.response', response) ?? false, requestCompression: resolveCodec('compression.request', request) };
+}
+
+/**
+ * The tls option's values where a wrong type would be read otherwise than meant (Node takes any
+ * value but `false` as rejectUnauthorized: true, so 'false' or 0 still verify, silently), and the
+ * option itself where no URL is https (it would be ignored).
+ */
+function checkTls(tls: Record<string, unknown>, anyHttps: boolean): void {
+  const r = tls['rejectUnauthorized'];
+  if (r !== undefined && typeof r !== 'boolean') throw new ChwireConfigError(`option tls.rejectUnauthorized must be a boolean, got ${r === null ? 'null' : typeof r} (certificates are verified unless it is false)`);
+  const n = tls['servername'];
+  if (n !== undefined && typeof n !== 'string') throw new ChwireConfigError(`option tls.servername must be a string, got ${n === null ? 'null' : typeof n}`);
+  if (!anyHttps) throw new ChwireConfigError('option tls applies to https:// URLs only, and every URL of this client is http://: use https:// (TLS options are not applied to plain HTTP)');
 }

@@ -466,7 +466,7 @@ export class HttpTransport implements Transport {
     }
     const exceptionTag = header(res, 'x-clickhouse-exception-tag');
     return {
-      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), host: host.where, url: host.url.href, headers: { ...res.headers }, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), format: header(res, 'x-clickhouse-format'), host: host.where, url: host.url.href, headers: { ...res.headers }, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: exceptionTag !== undefined && exceptionTag !== '',
     };
   }

@@ -99,7 +99,22 @@ export interface AuthOptions {
 /** The authentication headers of one request: the token's, or the user's name and key. */
 export async function authHeaders(a: AuthOptions): Promise<Record<string, string>> {
   if (a.accessToken !== undefined) return { Authorization: `Bearer ${await currentToken(a.accessToken)}` };
-  return { 'X-ClickHouse-User': a.username, 'X-ClickHouse-Key': a.password };
+  return { 'X-ClickHouse-User': headerUtf8(a.username), 'X-ClickHouse-Key': headerUtf8(a.password) };
+}
+
+/**
+ * A credential as header text whose bytes on the wire are its UTF-8 (the server compares bytes
+ * with the UTF-8 of its configuration): ASCII as is; otherwise each UTF-8 byte as the character of
+ * that code (Node and fetch write a header's characters up to U+00FF as single bytes). Without
+ * this, é went as the one byte E9 (a wrong password) and пароль failed with ERR_INVALID_CHAR.
+ */
+export function headerUtf8(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(s)) return s;
+  const bytes = new TextEncoder().encode(s);
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += String.fromCharCode(bytes[i]!);
+  return out;
 }
 
 export interface HeaderInputs {

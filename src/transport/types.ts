@@ -84,6 +84,8 @@ export interface TransportResponse {
   readonly summary: QuerySummary | undefined;
   /** Server time zone (X-ClickHouse-Timezone), when sent. */
   readonly timezone: string | undefined;
+  /** The format the server says it wrote the body in (X-ClickHouse-Format; 19.x and later send it), when sent. */
+  readonly format?: string | undefined;
   /** The host that answered (`host:port`; `chdb` for the embedded engine), when the transport says. */
   readonly host?: string | undefined;
   /** The base URL of the host that answered, without credentials (errors name it as their `host`), when the transport says. */
