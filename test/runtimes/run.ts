@@ -35,6 +35,7 @@ const CHROMIUM = process.env['CHWIRE_CHROMIUM'] ?? '/usr/bin/chromium';
 
 const server = await startTestServer({ storeInserts: true, cors: true });
 server.fault('/* smoke-stall */', { kind: 'stall', at: 50 });
+server.fault('/* smoke-redirect */', { kind: 'status', status: 307, location: 'http://127.0.0.1:9/elsewhere?token=secret' });
 server.fault('/* smoke-cut-exception */', { kind: 'exception-tagged', at: 1 + 2 + 7 + 10000 * 8, message: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)' });
 after(() => server.close());
 
@@ -47,10 +48,11 @@ test('reference run (Node, chwire): every check ran, errors are the expected Chw
   assert.equal(reference.checks['exception-after-rows'], 'ChwireServerError 241 after 10000 rows');
   assert.equal(reference.checks['abort'], 'ChwireAbortError');
   assert.equal(reference.checks['timeout'], 'ChwireTimeoutError');
+  assert.equal(reference.checks['redirect'], 'ChwireConnectionError not followed');
   assert.equal(reference.codegen, true);
   // createQueryClient has no insert method; the insert function stored 1500 rows; fetchColumns read them.
   assert.equal(reference.checks['query-client-functions'], canon([false, 'string', { c: 1500n, s: 1124250n }, 1500, ['q0', 'q1', 'q2']]));
-  assert.equal(Object.keys(reference.checks).length, 17);
+  assert.equal(Object.keys(reference.checks).length, 18);
 });
 
 async function sawKill(tag: string): Promise<boolean> {

@@ -120,6 +120,14 @@ export async function runSmoke(entry: SmokeEntry, url: string, tag: string): Pro
       }
     });
     await check('server-error', async () => expectError(() => c.fetch('SELECT * FROM no_such_table_smoke')));
+    // A 307 to another address is never followed (a browser sees an opaque redirect, the others the
+    // 3xx): the same typed error everywhere, and the message says so.
+    await check('redirect', async () => {
+      try { await c.fetch('SELECT 1 /* smoke-redirect */'); return 'no error'; } catch (e) {
+        const x = e as { name?: string; message?: string };
+        return `${x.name} ${/chwire does not follow redirects/.test(x.message ?? '') ? 'not followed' : x.message}`;
+      }
+    });
     await check('exception-after-rows', async () => {
       // A tagged exception block after 10 000 rows, then the connection cut (the loopback server's
       // fault): the server's error after every row, with a consumer that falls behind.

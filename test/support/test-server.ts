@@ -24,7 +24,7 @@ export type Fault =
   | { kind: 'repeat'; times: number }            // the engine's rows repeated `times` times, written with backpressure
   // An HTTP error status before any body (a proxy's 502/503/504, 429 with Retry-After), or with
   // `code` a ClickHouse exception (e.g. 202 TOO_MANY_SIMULTANEOUS_QUERIES) as the server sends it.
-  | { kind: 'status'; status: number; retryAfter?: string; code?: number }
+  | { kind: 'status'; status: number; retryAfter?: string; code?: number; location?: string }
   // The connection cut `afterMs` after the request arrived (a proxy giving up on a silent query)
   // while the query "runs on" here for `runsMs` more: its id stays in use (see sameIdWhileRunning).
   | { kind: 'detach'; afterMs: number; runsMs: number };
@@ -193,6 +193,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     if (fault?.kind === 'status') {
       res.statusCode = fault.status;
       if (fault.retryAfter !== undefined) res.setHeader('Retry-After', fault.retryAfter);
+      if (fault.location !== undefined) res.setHeader('Location', fault.location);
       if (fault.code !== undefined) {
         if (!old) res.setHeader('X-ClickHouse-Exception-Code', String(fault.code));
         const msg = `Code: ${fault.code}. DB::Exception: Scripted failure ${fault.code}. (SCRIPTED) (version ${version})`;
