@@ -62,10 +62,12 @@ const RESERVED: [string, RegExp][] = [
   ['session_check', /session_check/], ['close_session', /close_session/], ['compress', /option compression/],
   ['decompress', /option compression/], ['stacktrace', /stack traces/], ['role', /option role/],
   ['client_protocol_version', /protocol version/], ['param_x', /option params/], ['param_', /option params/],
+  // The server's HTMLForm looks parameters up ignoring case.
+  ['QUERY', /option params/], ['Database', /option database/], ['Param_x', /option params/], ['SESSION_ID', /option sessionId/],
 ];
 
 test('every reserved name (and the param_ prefix) is refused with the option to use, the same list the module exports', () => {
-  assert.deepEqual([...RESERVED_SETTING_NAMES].sort(), RESERVED.map(([n]) => n).filter((n) => !n.startsWith('param_')).sort());
+  assert.deepEqual([...RESERVED_SETTING_NAMES].sort(), RESERVED.map(([n]) => n).filter((n) => !n.toLowerCase().startsWith('param_') && n === n.toLowerCase()).sort());
   for (const [name, hint] of RESERVED) {
     const refused = (e: unknown) => e instanceof ChwireConfigError && e.message.includes(`setting name "${name}" is not a setting`) && hint.test(e.message);
     assert.throws(() => checkSettingName(name), refused, name);
@@ -74,7 +76,7 @@ test('every reserved name (and the param_ prefix) is refused with the option to 
     assert.throws(() => createWebClient({ url: server.url, settings: { [name]: 1 } }), refused, name);
   }
   // Settings that merely look alike pass, as do the two buffering parameters (see the module).
-  for (const name of ['max_threads', 'wait_end_of_query', 'buffer_size', 'Query', 'params_x', 'param', 'format_csv_delimiter', 'date_time_input_format', 'http_headers_progress_interval_ms', 'database_atomic_wait_for_drop_and_detach_synchronously']) {
+  for (const name of ['max_threads', 'wait_end_of_query', 'buffer_size', 'queries', 'params_x', 'param', 'format_csv_delimiter', 'date_time_input_format', 'http_headers_progress_interval_ms', 'database_atomic_wait_for_drop_and_detach_synchronously']) {
     checkSettingName(name);
   }
 });

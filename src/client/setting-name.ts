@@ -47,12 +47,15 @@ const RESERVED: Readonly<Record<string, string>> = {
 /**
  * Refuse a setting name that is not an identifier (chdb:// writes names into a SETTINGS clause and
  * HTTP into URL parameters, so a name like 'max_threads=1&readonly' must never reach either), or
- * that the HTTP interface reads as its own parameter (`query`, `database`, `param_x`, … above):
- * such a name would change the query, its database, its format or its user, not a setting.
+ * that the HTTP interface reads as its own parameter (`query`, `database`, `param_x`, … above, in
+ * any case): such a name would change the query, its database, its format or its user, not a setting.
  */
 export function checkSettingName(name: string): void {
   if (!SETTING_NAME.test(name)) throw new ChwireConfigError(`setting name ${JSON.stringify(name)} is not an identifier (letters, digits and _, not starting with a digit)`);
-  const hint = Object.hasOwn(RESERVED, name) ? RESERVED[name] : name.startsWith('param_') ? 'use the option params (a {name:Type} placeholder gets params.name)' : undefined;
+  // Case-insensitively: the server looks these up in Poco's HTMLForm, whose keys ignore case
+  // (a `QUERY` parameter is read as `query` too); no real setting differs from them by case only.
+  const lower = name.toLowerCase();
+  const hint = Object.hasOwn(RESERVED, lower) ? RESERVED[lower] : lower.startsWith('param_') ? 'use the option params (a {name:Type} placeholder gets params.name)' : undefined;
   if (hint !== undefined) {
     throw new ChwireConfigError(`setting name ${JSON.stringify(name)} is not a setting: the ClickHouse HTTP interface reads it as its own request parameter, so chwire refuses it on every transport; ${hint}`);
   }
