@@ -91,6 +91,8 @@ const BAD: Readonly<Record<keyof ClientOptions, unknown>> = {
   settings: 5,
   requestTimeout: -1,
   insertBlockSize: 1.5,
+  maxResultBytes: -1,
+  maxResultRows: 1.5,
   accessToken: 5,
   role: 5,
   httpHeaders: 5,

@@ -13,8 +13,9 @@ import type { RawOptions, RawStream } from './raw-stream.js';
 import type { SchemaCache } from './schema-cache.js';
 import type { CallSurface, CallSurfaceOptions } from './call-surface.js';
 import type { ProgressListener } from './observe/progress.js';
+import type { ResultLimitOptions, ResultLimits } from './result-limits.js';
 
-export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
+export interface QueryOptions extends DecodeOptions, CallSurfaceOptions, ResultLimitOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
   params?: QueryParams;
   settings?: Settings;
@@ -30,7 +31,7 @@ export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
   progressInterval?: number;
 }
 
-export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions> & {
+export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions | keyof ResultLimitOptions> & {
   /** The statement is safe to run twice (e.g. `CREATE TABLE IF NOT EXISTS`): retried like a read. Default false. */
   idempotent?: boolean;
 };
@@ -48,6 +49,8 @@ export interface ClientCore {
   readonly database: string | undefined;
   readonly insertBlockSize: number;
   readonly requestTimeout: number;
+  /** The client's bounds of buffered results, as given (result-limits.ts). */
+  readonly resultLimits: ResultLimits;
   readonly schemas: SchemaCache;
   streamRaw(sql: string, opts: RawOptions): RawStream;
   /**

@@ -31,6 +31,7 @@ import { SessionLocks } from './session-lock.js';
 import { SchemaCache, isSchemaChange } from './schema-cache.js';
 import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
 import { checkCallOptions } from './call-options.js';
+import { callBudget, type BufferedCall, type ResultBudget, type ResultLimits } from './result-limits.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ClientCore, QueryOptions, ExecOptions, Rows } from './core.js';
 
@@ -108,6 +109,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   readonly database: string | undefined;
   readonly insertBlockSize: number;
   readonly requestTimeout: number;
+  readonly resultLimits: ResultLimits;
   readonly schemas = new SchemaCache();
   private readonly settings: Settings;
   private readonly roles: readonly string[] | undefined;
@@ -132,6 +134,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     this.settings = cfg.settings;
     this.insertBlockSize = cfg.insertBlockSize;
     this.requestTimeout = cfg.requestTimeout;
+    this.resultLimits = cfg.resultLimits;
     this.roles = cfg.roles;
     this.decodeDefaults = pickDecodeOptions(options);
     this.obs = cfg.observer;
@@ -320,14 +323,16 @@ export class QueryClientImpl implements QueryClient, ClientCore {
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
     try { checkCallOptions('fetch', opts); } catch (e) { return Promise.reject(e); }
-    return this.tracked(opts, (o) => this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true)));
+    return this.tracked(opts, (o) => this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true), 'fetch', o));
   }
 
   fetchPlain<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined, true));
+    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined, true), 'fetch', opts);
   }
 
-  private async fetchFrom<R>(s: RowStreamImpl<R>): Promise<Rows<R>> {
+  /** `call`, `opts`: whose bounds (maxResultBytes, maxResultRows) the result is held to. */
+  private async fetchFrom<R>(s: RowStreamImpl<R>, call: BufferedCall, opts: QueryOptions): Promise<Rows<R>> {
+    s.budget = callBudget(call, this.resultLimits, opts, s.queryId);
     // The first decoded batch (a fresh array the decoder hands over) becomes the result, so a
     // Native body read in one block is never copied row by row.
     let rows: R[] | undefined;
@@ -346,13 +351,13 @@ export class QueryClientImpl implements QueryClient, ClientCore {
 
   fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
     try { checkCallOptions('fetchOne', opts); } catch (e) { return Promise.reject(e); }
-    return this.tracked(opts, async (o) => (await this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true)))[0]);
+    return this.tracked(opts, async (o) => (await this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true), 'fetchOne', o))[0]);
   }
 
   fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
     try { checkCallOptions('fetchValue', opts); } catch (e) { return Promise.reject(e); }
     return this.tracked({ ...opts, rows: 'array' } as QueryOptions, async (o) => {
-      const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true));
+      const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true), 'fetchValue', o);
       return rows[0]?.[0] as V | undefined;
     });
   }
