@@ -93,6 +93,7 @@ const BAD: Readonly<Record<keyof ClientOptions, unknown>> = {
   insertBlockSize: 1.5,
   maxResultBytes: -1,
   maxResultRows: 1.5,
+  callTimeout: -1,
   accessToken: 5,
   role: 5,
   httpHeaders: 5,

@@ -2,16 +2,17 @@
 // node:http transport (chwire) and the fetch transport (chwire/web): decompression bombs as error
 // bodies, an error body that never ends or comes one byte at a time, an endless valid
 // RowBinaryWithNamesAndTypes body, a gzip row bomb, one String value of 1 GiB, a body that comes
-// one byte at a time. Each call must end with a typed error within a time bound, with the
-// process's memory growth (peak RSS sampled during the call) under 300 MB. The bombs are made
-// here with node:zlib; every server is on 127.0.0.1 and every write loop is bounded.
+// one byte at a time (ended by callTimeout, or by the call's AbortSignal.timeout). Each call must
+// end with a typed error within a time bound, with the process's memory growth (peak RSS sampled
+// during the call) under 300 MB. The bombs are made here with node:zlib; every server is on
+// 127.0.0.1 and every write loop is bounded.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createClient, ChwireAbortError, ChwireLimitError, ChwireServerError, ChwireDecodeError, type ClientOptions } from '../src/index.js';
+import { createClient, ChwireAbortError, ChwireLimitError, ChwireServerError, ChwireDecodeError, ChwireTimeoutError, type ClientOptions } from '../src/index.js';
 import { createClient as createWebClient } from '../src/web.js';
 import { ERROR_BODY_BYTES } from '../src/transport/server-error.js';
 
@@ -218,6 +219,23 @@ const CASES: Case[] = [
     withinMs: 20_000,
   },
   {
+    name: 'a body that comes one byte every 200 ms, ended by the client\'s callTimeout (requestTimeout never fires)',
+    handler: async (res) => { res.writeHead(200); res.write(header('s', 'String')); await endless(res, Buffer.from([0]), 1000, 200); },
+    opts: () => ({ requestTimeout: 1000, callTimeout: 3000 }),
+    call: (c) => c.fetch('SELECT s FROM slow'),
+    check: (e) => { assert.ok(e instanceof ChwireTimeoutError, String(e)); assert.match(e.message, /^fetch did not end within 3000 ms \(callTimeout\)/); },
+    withinMs: 8000,
+  },
+  {
+    name: 'a body that comes one byte every 200 ms, ended by fetchColumns\' own callTimeout',
+    // A Native block of a million UInt8 rows whose data comes one byte at a time.
+    handler: async (res) => { res.writeHead(200); res.write(Buffer.concat([varint(1), varint(1_000_000), varint(1), Buffer.from('n'), varint(5), Buffer.from('UInt8')])); await endless(res, Buffer.from([1]), 1000, 200); },
+    opts: () => ({ requestTimeout: 1000 }),
+    call: (c) => c.fetchColumns('SELECT s FROM slow', { callTimeout: 2000 }),
+    check: (e) => { assert.ok(e instanceof ChwireTimeoutError, String(e)); assert.match(e.message, /^fetchColumns did not end within 2000 ms \(callTimeout\)/); },
+    withinMs: 8000,
+  },
+  {
     name: 'a body that comes one byte every 200 ms, ended by the call\'s AbortSignal.timeout (requestTimeout never fires)',
     handler: async (res) => { res.writeHead(200); res.write(header('s', 'String')); await endless(res, Buffer.from([0]), 1000, 200); },
     opts: () => ({ requestTimeout: 1000 }),
@@ -245,7 +263,7 @@ for (const t of TRANSPORTS) {
   }
 }
 
-test('a bound given per call replaces the client\'s; a stream refuses both bounds', async () => {
+test('a bound given per call replaces the client\'s; a stream refuses both bounds and callTimeout', async () => {
   const url = await hostile(async (res) => { res.writeHead(200); res.write(header('s', 'String')); await endless(res, stringRows(64, 1000), 200); });
   const c = createClient({ url, retry: false, maxResultBytes: 1 << 20 });
   try {
@@ -254,6 +272,8 @@ test('a bound given per call replaces the client\'s; a stream refuses both bound
     await assert.rejects(c.fetch('SELECT s FROM t'), (e: unknown) => e instanceof ChwireLimitError && e.bound === 1 << 20);
     await assert.rejects(c.fetch('SELECT s FROM t', { maxResultRows: 100, maxResultBytes: 0 }), (e: unknown) => e instanceof ChwireLimitError && e.limit === 'maxResultRows');
     assert.throws(() => c.stream('SELECT s FROM t', { maxResultBytes: 10 }), /stream holds no result/);
+    assert.throws(() => c.stream('SELECT s FROM t', { callTimeout: 10 }), /AbortSignal\.timeout/);
+    await assert.rejects(c.fetch('SELECT s FROM t', { callTimeout: -1 }), /option callTimeout of fetch must be a non-negative number/);
     assert.throws(() => createClient({ url, maxResultRows: -1 }), /option maxResultRows must be a non-negative integer/);
   } finally {
     await c.destroy();

@@ -22,11 +22,11 @@ const QUERY: KeyList<QueryOptions> = {
   params: true, settings: true, queryId: true, sessionId: true, signal: true, format: true, onProgress: true, progressInterval: true,
   role: true, httpHeaders: true,
   int64: true, int128: true, decimal: true, datetime: true, date: true, time: true, strings: true, uuid: true, maps: true, float32: true, rows: true, columns: true,
-  maxResultBytes: true, maxResultRows: true,
+  maxResultBytes: true, maxResultRows: true, callTimeout: true,
 };
 const EXEC: KeyList<ExecOptions> = {
   params: true, settings: true, queryId: true, sessionId: true, signal: true, onProgress: true, progressInterval: true, role: true, httpHeaders: true,
-  idempotent: true,
+  idempotent: true, callTimeout: true,
 };
 const COLUMNS: KeyList<ColumnsOptions> = {
   ...EXEC,
@@ -67,6 +67,9 @@ export function checkCallOptions(call: CheckedCall, opts: unknown): void {
     // A stream holds no result: a bound of one would never be reached, so it is refused, not ignored.
     if (streamed && (k === 'maxResultBytes' || k === 'maxResultRows') && (opts as Record<string, unknown>)[k] !== undefined) {
       throw new ChwireConfigError(`option ${k} bounds a buffered result (fetch, fetchOne, fetchValue, fetchColumns); ${call} holds no result (its memory is bounded by reading as it goes), so it does not take ${k}`);
+    }
+    if (streamed && k === 'callTimeout' && (opts as Record<string, unknown>)[k] !== undefined) {
+      throw new ChwireConfigError(`option callTimeout bounds a buffered call; ${call} lasts as long as its consumer reads, so it does not take callTimeout: pass signal: AbortSignal.timeout(ms) to bound it`);
     }
   }
   // Setting names reach a SETTINGS clause (chdb://) or URL parameters: identifiers only, checked

@@ -29,6 +29,12 @@ export interface QueryOptions extends DecodeOptions, CallSurfaceOptions, ResultL
   onProgress?: ProgressListener;
   /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
   progressInterval?: number;
+  /**
+   * Milliseconds the whole call may take (fetch, fetchOne, fetchValue, fetchColumns, execute)
+   * before ChwireTimeoutError, however steadily bytes arrive; default the client's callTimeout.
+   * Not taken by streams (use `signal: AbortSignal.timeout(ms)`).
+   */
+  callTimeout?: number;
 }
 
 export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions | keyof ResultLimitOptions> & {

@@ -1,5 +1,6 @@
-// The bounds of a buffered result (fetch, fetchOne, fetchValue, fetchColumns, compat's text() and
-// json()): bytes of the decompressed body and rows, client-wide (createClient) and per call.
+// The bounds of a buffered call: the bytes of the decompressed body and the rows of its result
+// (fetch, fetchOne, fetchValue, fetchColumns, compat's text() and json()), and its overall time
+// (callTimeout, checked here, applied by query-client.ts), client-wide (createClient) and per call.
 // Invariants: the bytes are counted as each chunk arrives, before it is decoded, so a body (or
 // one huge String value whose length prefix promises more bytes) never accumulates past the bound;
 // a bound reached is a ChwireLimitError naming the option, its value and how to raise it; streams
@@ -43,6 +44,16 @@ function bound(name: string, v: unknown, where: string): number | undefined {
 /** createClient's bounds, checked (ChwireConfigError naming the option). */
 export function resolveResultLimits(o: ResultLimitOptions): ResultLimits {
   return { bytes: bound('maxResultBytes', o.maxResultBytes, ''), rows: bound('maxResultRows', o.maxResultRows, '') };
+}
+
+/**
+ * A call's callTimeout: its own (checked: a non-negative number of ms) over the client's; 0: none.
+ * (An overall deadline of a buffered call, where requestTimeout bounds the gaps between bytes.)
+ */
+export function callTimeoutOf(call: string, own: unknown, client: number): number {
+  if (own === undefined) return client;
+  if (typeof own !== 'number' || !Number.isFinite(own) || own < 0) throw new ChwireConfigError(`option callTimeout of ${call} must be a non-negative number of milliseconds (0: none), got ${String(own)}`);
+  return own;
 }
 
 /** The calls that buffer a result, and whether their rows cost a JS object each. */
