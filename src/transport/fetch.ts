@@ -6,7 +6,9 @@
 // up on (AbortSignal, requestTimeout) is also stopped on the server (KILL QUERY); a request body is
 // streamed (`duplex: 'half'`) only where the runtime can (request-streams.ts), else sent buffered,
 // one block per request (the client splits inserts, client/insert.ts). Pooling, keep-alive and
-// TLS belong to the runtime's fetch, not to this transport.
+// TLS belong to the runtime's fetch, not to this transport. An error body is read within
+// fetch-error-body.ts's bounds (1 MiB of text, 10 s or requestTimeout); with compression off, an
+// encoded response (which the runtime's fetch would decode) is refused.
 import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireDecodeError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
 import { concatBytes } from '../io/bytes.js';
 import { quoteString } from '../types/quote.js';

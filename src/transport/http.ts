@@ -16,6 +16,8 @@
 // credentials) and, when the call gives up, where its time went (`timings`); retries are bounded by
 // the client's retry budget. A query the client gives up on (AbortSignal, requestTimeout, a
 // connection broken after sending) is also stopped on the server (KILL QUERY), not only disconnected.
+// A response is decoded only in the Content-Encoding the request asked for, and an error body is
+// read within error-body.ts's bounds (1 MiB of text, 10 s or requestTimeout).
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
