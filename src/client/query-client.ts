@@ -347,12 +347,13 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   }
 
   fetchPlain<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined, true), 'fetch', opts);
+    // The client's own queries (small: a schema, a version) keep the library's bounds, not the app's.
+    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined, true), 'fetch', opts, NO_CLIENT_LIMITS);
   }
 
-  /** `call`, `opts`: whose bounds (maxResultBytes, maxResultRows) the result is held to. */
-  private async fetchFrom<R>(s: RowStreamImpl<R>, call: BufferedCall, opts: QueryOptions): Promise<Rows<R>> {
-    s.budget = callBudget(call, this.resultLimits, opts, s.queryId);
+  /** `call`, `opts`, `limits`: whose bounds (maxResultBytes, maxResultRows) the result is held to. */
+  private async fetchFrom<R>(s: RowStreamImpl<R>, call: BufferedCall, opts: QueryOptions, limits: ResultLimits = this.resultLimits): Promise<Rows<R>> {
+    s.budget = callBudget(call, limits, opts, s.queryId);
     // The first decoded batch (a fresh array the decoder hands over) becomes the result, so a
     // Native body read in one block is never copied row by row.
     let rows: R[] | undefined;
@@ -535,6 +536,9 @@ export function implOf(client: unknown, call: string): QueryClientImpl {
   if (client instanceof QueryClientImpl) return client;
   throw new ChwireConfigError(`${call}() takes a client made by createClient or createQueryClient as its first argument, got ${client === null ? 'null' : typeof client}`);
 }
+
+/** No client-wide result bounds: the library's defaults apply. */
+const NO_CLIENT_LIMITS: ResultLimits = { bytes: undefined, rows: undefined };
 
 /** Refusal of a call made after close() or destroy(). */
 function closedError(state: 'closing' | 'closed'): ChwireConfigError {
