@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   timeout: 'CHWIRE_TIMEOUT',
   abort: 'CHWIRE_ABORT',
   config: 'CHWIRE_CONFIG',
+  limit: 'CHWIRE_LIMIT',
 } as const;
 export type ChwireErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -199,6 +200,23 @@ export class ChwireAbortError extends ChwireError {
   override get name(): string { return this.constructor === ChwireAbortError ? 'ChwireAbortError' : this.constructor.name; }
   constructor(message: string, options?: ChwireErrorOptions) {
     super(ERROR_CODES.abort, message, options);
+  }
+}
+
+/**
+ * A buffered result went over a bound the caller can raise (`maxResultBytes`, `maxResultRows`):
+ * the rest was not read, the request was cancelled. `limit` names the option, `bound` its value.
+ */
+export class ChwireLimitError extends ChwireError {
+  override get name(): string { return this.constructor === ChwireLimitError ? 'ChwireLimitError' : this.constructor.name; }
+  /** The option whose bound was reached: `'maxResultBytes'` or `'maxResultRows'`. */
+  readonly limit: 'maxResultBytes' | 'maxResultRows';
+  /** The bound in force (bytes of the decompressed body, or rows). */
+  readonly bound: number;
+  constructor(message: string, details: { limit: 'maxResultBytes' | 'maxResultRows'; bound: number }, options?: ChwireErrorOptions) {
+    super(ERROR_CODES.limit, message, options);
+    this.limit = details.limit;
+    this.bound = details.bound;
   }
 }
 

@@ -114,7 +114,7 @@ export type { DecodeOptions, ValueOptions } from './plan/options.js';
 export type { ColumnInfo, Row } from './stream-decoder.js';
 export {
   ChwireError, ChwireTypeError, ChwireDecodeError, ChwireEncodeError, ChwireServerError,
-  ChwireConnectionError, ChwireTimeoutError, ChwireAbortError, ChwireConfigError,
+  ChwireConnectionError, ChwireTimeoutError, ChwireAbortError, ChwireConfigError, ChwireLimitError,
   isChwireError, ERROR_CODES,
 } from './errors.js';
 export type { ChwireErrorCode, CallTimings } from './errors.js';

@@ -191,7 +191,7 @@ test('the checker can fail: free uses of Buffer are seen in the HTTP transport',
 
 const ERROR_CLASSES = [
   'ChwireError', 'ChwireTypeError', 'ChwireDecodeError', 'ChwireEncodeError', 'ChwireServerError',
-  'ChwireConnectionError', 'ChwireTimeoutError', 'ChwireAbortError', 'ChwireConfigError',
+  'ChwireConnectionError', 'ChwireTimeoutError', 'ChwireAbortError', 'ChwireConfigError', 'ChwireLimitError',
 ] as const;
 
 /** Runtime names each entry must export, and what kind of value each is. */

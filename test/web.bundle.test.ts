@@ -147,6 +147,7 @@ export function errorNames(m) {
     ChwireTimeoutError: new m.ChwireTimeoutError('m'),
     ChwireAbortError: new m.ChwireAbortError('m'),
     ChwireConfigError: new m.ChwireConfigError('m'),
+    ChwireLimitError: new m.ChwireLimitError('m', { limit: 'maxResultBytes', bound: 1 }),
   };
   const names = Object.fromEntries(Object.entries(made).map(([k, e]) => [k, e.name]));
   let thrown;
@@ -159,7 +160,7 @@ export function errorNames(m) {
 }`;
 
 const EXPECTED_NAMES = Object.fromEntries(['ChwireError', 'ChwireTypeError', 'ChwireDecodeError', 'ChwireEncodeError', 'ChwireServerError',
-  'ChwireConnectionError', 'ChwireTimeoutError', 'ChwireAbortError', 'ChwireConfigError'].map((n) => [n, n]));
+  'ChwireConnectionError', 'ChwireTimeoutError', 'ChwireAbortError', 'ChwireConfigError', 'ChwireLimitError'].map((n) => [n, n]));
 
 interface NamesResult { names: Record<string, string>; thrown: string; tracing: string; renamed: number }
 

@@ -22,15 +22,16 @@ const QUERY: KeyList<QueryOptions> = {
   params: true, settings: true, queryId: true, sessionId: true, signal: true, format: true, onProgress: true, progressInterval: true,
   role: true, httpHeaders: true,
   int64: true, int128: true, decimal: true, datetime: true, date: true, time: true, strings: true, uuid: true, maps: true, float32: true, rows: true, columns: true,
+  maxResultBytes: true, maxResultRows: true, callTimeout: true,
 };
 const EXEC: KeyList<ExecOptions> = {
   params: true, settings: true, queryId: true, sessionId: true, signal: true, onProgress: true, progressInterval: true, role: true, httpHeaders: true,
-  idempotent: true,
+  idempotent: true, callTimeout: true,
 };
 const COLUMNS: KeyList<ColumnsOptions> = {
   ...EXEC,
   int64: true, int128: true, decimal: true, datetime: true, date: true, time: true, uuid: true, maps: true, float32: true,
-  strings: true, columns: true, wire: true, types: true,
+  strings: true, columns: true, wire: true, types: true, maxResultBytes: true, maxResultRows: true,
 };
 const RAW: KeyList<RawOptions> = {
   format: true, params: true, settings: true, queryId: true, sessionId: true, signal: true, appendedExceptions: true, onProgress: true, progressInterval: true,
@@ -60,8 +61,16 @@ export function checkCallOptions(call: CheckedCall, opts: unknown): void {
     throw new ChwireConfigError(`the options of ${call} must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'an array' : typeof opts}`);
   }
   const known = KNOWN[call];
+  const streamed = call === 'stream' || call === 'streamColumns';
   for (const k of Object.keys(opts)) {
     if (!known.has(k)) throw new ChwireConfigError(`unknown option ${JSON.stringify(k)} of ${call}${optionHint(k, call)}`);
+    // A stream holds no result: a bound of one would never be reached, so it is refused, not ignored.
+    if (streamed && (k === 'maxResultBytes' || k === 'maxResultRows') && (opts as Record<string, unknown>)[k] !== undefined) {
+      throw new ChwireConfigError(`option ${k} bounds a buffered result (fetch, fetchOne, fetchValue, fetchColumns); ${call} holds no result (its memory is bounded by reading as it goes), so it does not take ${k}`);
+    }
+    if (streamed && k === 'callTimeout' && (opts as Record<string, unknown>)[k] !== undefined) {
+      throw new ChwireConfigError(`option callTimeout bounds a buffered call; ${call} lasts as long as its consumer reads, so it does not take callTimeout: pass signal: AbortSignal.timeout(ms) to bound it`);
+    }
   }
   // Setting names reach a SETTINGS clause (chdb://) or URL parameters: identifiers only, checked
   // before anything (a DESCRIBE, a probe) is sent.

@@ -21,7 +21,7 @@ export function fetchColumns(client: QueryClient, sql: string, opts: ColumnsOpti
     if (clause !== undefined) throw clause;
     return c.tracked(opts, (o) => c.observed('fetchColumns', sql, o.queryId ?? newQueryId(), o, undefined,
       (queryId) => fetchColumnsImpl(c, sql, { ...o, ...mergeDecodeOptions(c.decodeDefaults, pickDecodeOptions(o)), ...(queryId === undefined ? {} : { queryId }) }),
-      (r) => r.rowCount, () => undefined));
+      (r) => r.rowCount, () => undefined), 'fetchColumns');
   } catch (e) {
     return Promise.reject(e);
   }

@@ -20,8 +20,9 @@ import { HOLD_BYTES, TailHold } from './tail-hold.js';
 import type { OpenedBody } from './opened-query.js';
 import type { CallSurface } from './call-surface.js';
 import { parseType, printType } from '../types/index.js';
+import { callBudget, type ResultLimitOptions } from './result-limits.js';
 
-export type ColumnsOptions = ExecOptions & Omit<DecodeOptions, 'strings' | 'columns' | 'rows'> & {
+export type ColumnsOptions = ExecOptions & ResultLimitOptions & Omit<DecodeOptions, 'strings' | 'columns' | 'rows'> & {
   /** `'raw'`: String columns as `{ kind: 'strings', offsets, data }` (no JS strings). */
   strings?: ColumnValueOptions['strings'];
   /** Per-column overrides, by column name. */
@@ -58,7 +59,7 @@ export async function openColumns(core: ClientCore, sql: string, opts: ColumnsOp
   const params = await core.queryParams(opts, caps, info, sql);
   const surface = core.surface(opts, caps, info);
   const settings = core.settingsFor(opts, nativeReadSettings(caps));
-  const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, role: _r, httpHeaders: _h, ...rest } = opts;
+  const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, role: _r, httpHeaders: _h, maxResultBytes: _mb, maxResultRows: _mr, ...rest } = opts;
   const binaryTypes = hasBinaryTypeHeaders(settings);
   const decode = { ...rest, binaryTypes } as NativeColumnsOptions;
   const release = await core.lock(opts.sessionId);
@@ -83,6 +84,7 @@ export function needsZones(q: OpenedColumns, opts: ColumnsOptions, types: readon
 
 export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: ColumnsOptions): Promise<ColumnsResult> {
   const queryId = opts.queryId ?? newQueryId();
+  const budget = callBudget('fetchColumns', core.resultLimits, opts, queryId);
   const q = await openColumns(core, sql, opts, queryId);
   let result: NativeColumns;
   try {
@@ -95,14 +97,18 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
       // not through heldBody(): an async generator per ~4 KiB chunk of 18.16's bodies cost ~8 %).
       const hold = new TailHold(q.response.exceptionsFramed === true ? 0 : HOLD_BYTES);
       for await (const chunk of q.response.body) {
+        // Counted before it is decoded: a body past the bound never accumulates in the collector.
+        budget.addBytes(chunk.byteLength);
         const safe = hold.push(chunk);
         for (let k = 0; k < safe.length; k++) collector.push(safe[k]!);
+        if (budget.maxRows > 0) budget.rowsNow(collector.rowCount);
         if (turns.due()) await turns.turn();
       }
       const appended = trailingServerError(q.response.tailText(), queryId, q.response.url);
       if (appended !== undefined) throw appended;
       for (const c of hold.drain()) collector.push(c);
       result = collector.finish();
+      budget.rowsNow(result.rowCount);
     } catch (e) {
       // A body cut by an exception in mid-block: the server's error, not a decode error.
       throw explainDecodeError(e, q.response, queryId);

@@ -1,7 +1,8 @@
 // Client options: their types, and the one place createClient's options are checked. This module
 // checks the unknown ones (against one list made of each layer's own: CLIENT_OPTION_KEYS here,
 // HTTP_OPTION_KEYS of the transport, OBSERVE_OPTION_KEYS of observe/, DECODE_OPTION_KEYS of plan/),
-// its own (url, username, password, database, settings, requestTimeout, insertBlockSize), then
+// its own (url, username, password, database, settings, requestTimeout, insertBlockSize, and the
+// result bounds maxResultBytes and maxResultRows through result-limits.ts, callTimeout), then
 // hands each layer its slice, which that layer checks once.
 // Invariants: an option is declared in the list of the layer that checks it, so a new option cannot
 // be accepted unchecked; every bad value fails here, at createClient, as a ChwireConfigError naming
@@ -22,13 +23,14 @@ import { OBSERVE_OPTION_KEYS, resolveObserver } from './observe/options.js';
 import { optionHint } from './official-names.js';
 import { checkSettingName } from './setting-name.js';
 import { parseUrlOption } from './url-option.js';
+import { resolveResultLimits, type ResultLimitOptions, type ResultLimits } from './result-limits.js';
 import type { Logger, LogLevel } from './observe/logger.js';
 import type { TracingOptions } from './observe/tracing.js';
 
 export type SettingValue = string | number | boolean | bigint;
 export type Settings = Readonly<Record<string, SettingValue>>;
 
-export interface ClientOptions extends DecodeOptions {
+export interface ClientOptions extends DecodeOptions, ResultLimitOptions {
   /**
    * `http://host:8123`, `https://…`, `chdb://` (embedded, in memory) or `chdb:///abs/path`
    * (embedded, on disk). Several HTTP URLs (array or comma-separated): replicas, spread by
@@ -60,6 +62,13 @@ export interface ClientOptions extends DecodeOptions {
   settings?: Settings;
   /** Milliseconds without progress (no response head, no body byte) before ChwireTimeoutError. Default 300000; 0 disables. */
   requestTimeout?: number;
+  /**
+   * Milliseconds a whole buffered call (fetch, fetchOne, fetchValue, fetchColumns, execute, ping)
+   * may take, from the call to its result, before ChwireTimeoutError (its query is stopped): unlike
+   * requestTimeout, a body that keeps arriving slowly does not extend it. Default 0 (none); a
+   * call's own `callTimeout` replaces it. Streams and inserts take `signal: AbortSignal.timeout(ms)`.
+   */
+  callTimeout?: number;
   /** Sockets per host. Default 10. */
   maxOpenConnections?: number;
   /** Reuse connections. Default true. */
@@ -102,7 +111,7 @@ export interface ClientOptions extends DecodeOptions {
 }
 
 /** The options this module checks itself. */
-export const CLIENT_OPTION_KEYS = ['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'insertBlockSize'] as const;
+export const CLIENT_OPTION_KEYS = ['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'insertBlockSize', 'maxResultBytes', 'maxResultRows', 'callTimeout'] as const;
 
 /** Every option createClient takes: each layer's list (the test config.layers checks it is ClientOptions' keys). */
 const KNOWN: ReadonlySet<string> = new Set([...CLIENT_OPTION_KEYS, ...HTTP_OPTION_KEYS, ...OBSERVE_OPTION_KEYS, ...DECODE_OPTION_KEYS]);
@@ -138,6 +147,10 @@ export interface ResolvedConfig {
   requestTimeout: number;
   /** The client's default roles (a call's `role` replaces them). */
   roles: readonly string[] | undefined;
+  /** The bounds of buffered results (maxResultBytes, maxResultRows) as given; a call's own replace them. */
+  resultLimits: ResultLimits;
+  /** The callTimeout option (ms; 0: none). */
+  callTimeout: number;
   /** Logs, diagnostics channel, spans and progress of each call. */
   observer: Observer;
 }
@@ -151,6 +164,8 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
   if (database !== undefined && typeof database !== 'string') throw new ChwireConfigError(`option database must be a string, got ${database === null ? 'null' : typeof database}`);
   const requestTimeout = nonNegative('requestTimeout', givenTimeout, 300_000);
   const insertBlockSize = nonNegativeInteger('insertBlockSize', givenBlockSize, 65_536);
+  const resultLimits = resolveResultLimits(o);
+  const callTimeout = nonNegative('callTimeout', o.callTimeout, 0);
   const settings = givenSettings ?? {};
   if (typeof settings !== 'object' || settings === null) throw new ChwireConfigError('option settings must be an object of setting names and values');
   for (const k of Object.keys(settings)) checkSettingName(k);
@@ -161,7 +176,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
 
   if (target.kind === 'chdb') {
     http.forEngine();
-    return { transport: makeTransport({ kind: 'chdb', path: target.path, requestTimeout, database }), database, settings, insertBlockSize, requestTimeout, roles: undefined, observer };
+    return { transport: makeTransport({ kind: 'chdb', path: target.path, requestTimeout, database }), database, settings, insertBlockSize, requestTimeout, roles: undefined, observer, resultLimits, callTimeout };
   }
   const transport = makeTransport({
     kind: 'http',
@@ -174,7 +189,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
     events: observer.transportEvents(),
   });
-  return { transport, database, settings, insertBlockSize, requestTimeout, roles: http.roles, observer };
+  return { transport, database, settings, insertBlockSize, requestTimeout, roles: http.roles, observer, resultLimits, callTimeout };
 }
 
 /** A setting's value in the server's text form; its name is checked first (checkSettingName). */

@@ -13,8 +13,9 @@ import type { RawOptions, RawStream } from './raw-stream.js';
 import type { SchemaCache } from './schema-cache.js';
 import type { CallSurface, CallSurfaceOptions } from './call-surface.js';
 import type { ProgressListener } from './observe/progress.js';
+import type { ResultLimitOptions, ResultLimits } from './result-limits.js';
 
-export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
+export interface QueryOptions extends DecodeOptions, CallSurfaceOptions, ResultLimitOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
   params?: QueryParams;
   settings?: Settings;
@@ -28,9 +29,15 @@ export interface QueryOptions extends DecodeOptions, CallSurfaceOptions {
   onProgress?: ProgressListener;
   /** Least time between two onProgress events, ms (default: the client's progressInterval, 500). */
   progressInterval?: number;
+  /**
+   * Milliseconds the whole call may take (fetch, fetchOne, fetchValue, fetchColumns, execute)
+   * before ChwireTimeoutError, however steadily bytes arrive; default the client's callTimeout.
+   * Not taken by streams (use `signal: AbortSignal.timeout(ms)`).
+   */
+  callTimeout?: number;
 }
 
-export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions> & {
+export type ExecOptions = Omit<QueryOptions, 'format' | keyof DecodeOptions | keyof ResultLimitOptions> & {
   /** The statement is safe to run twice (e.g. `CREATE TABLE IF NOT EXISTS`): retried like a read. Default false. */
   idempotent?: boolean;
 };
@@ -48,6 +55,8 @@ export interface ClientCore {
   readonly database: string | undefined;
   readonly insertBlockSize: number;
   readonly requestTimeout: number;
+  /** The client's bounds of buffered results, as given (result-limits.ts). */
+  readonly resultLimits: ResultLimits;
   readonly schemas: SchemaCache;
   streamRaw(sql: string, opts: RawOptions): RawStream;
   /**

@@ -10,7 +10,7 @@
 // capabilities (learnt once per host) decide the format and the client's own settings; a query id
 // is always set (generated when not given) so errors and results can name it.
 import { newQueryId } from './query-id.js';
-import { ChwireAbortError, ChwireConfigError, ChwireConnectionError } from '../errors.js';
+import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireTimeoutError } from '../errors.js';
 import { createRowBinaryDecoder } from '../codec.js';
 import { createNativeDecoder } from '../native/index.js';
 import type { DecodeOptions } from '../plan/options.js';
@@ -32,6 +32,7 @@ import { SessionLocks } from './session-lock.js';
 import { SchemaCache, isSchemaChange } from './schema-cache.js';
 import { callSurface, type CallSurface, type CallSurfaceOptions } from './call-surface.js';
 import { checkCallOptions } from './call-options.js';
+import { callBudget, callTimeoutOf, type BufferedCall, type ResultLimits } from './result-limits.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ClientCore, QueryOptions, ExecOptions, Rows } from './core.js';
 
@@ -109,6 +110,9 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   readonly database: string | undefined;
   readonly insertBlockSize: number;
   readonly requestTimeout: number;
+  readonly resultLimits: ResultLimits;
+  /** The client's callTimeout (ms; 0: none): how long a buffered call may take in all. */
+  readonly callTimeout: number;
   readonly schemas = new SchemaCache();
   private readonly settings: Settings;
   private readonly roles: readonly string[] | undefined;
@@ -133,6 +137,8 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     this.settings = cfg.settings;
     this.insertBlockSize = cfg.insertBlockSize;
     this.requestTimeout = cfg.requestTimeout;
+    this.resultLimits = cfg.resultLimits;
+    this.callTimeout = cfg.callTimeout;
     this.roles = cfg.roles;
     this.decodeDefaults = pickDecodeOptions(options);
     this.obs = cfg.observer;
@@ -189,25 +195,42 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     if (--this.inFlight === 0) this.drained?.();
   }
 
-  /** A public call that returns a promise: counted in flight, with destroy() reaching its signal. */
-  async tracked<O extends { signal?: AbortSignal | undefined }, T>(opts: O, run: (opts: O) => Promise<T>): Promise<T> {
+  /**
+   * A public call that returns a promise: counted in flight, with destroy() reaching its signal.
+   * `call`: the name of a call bounded by callTimeout (its own, else the client's): past it, the
+   * call is aborted (the query killed) and fails with ChwireTimeoutError.
+   */
+  async tracked<O extends { signal?: AbortSignal | undefined; callTimeout?: number | undefined }, T>(opts: O, run: (opts: O) => Promise<T>, call?: string): Promise<T> {
     this.enter();
+    let ms = 0;
+    let deadline: AbortSignal | undefined;
     try {
-      return await run(this.cancellable(opts));
+      ms = call === undefined ? 0 : callTimeoutOf(call, opts.callTimeout, this.callTimeout);
+      deadline = ms > 0 ? AbortSignal.timeout(ms) : undefined;
+      return await run(this.cancellable(opts, deadline));
     } catch (e) {
-      throw this.cancelled(e, opts.signal);
+      throw this.timedOut(this.cancelled(e, opts.signal), opts.signal, deadline, ms, call);
     } finally {
       this.leave();
     }
   }
 
-  /** The call's options with a signal that also aborts when the client is destroyed. */
-  cancellable<O extends { signal?: AbortSignal | undefined }>(opts: O): O {
+  /** The call's options with a signal that also aborts when the client is destroyed (and at `deadline`). */
+  cancellable<O extends { signal?: AbortSignal | undefined }>(opts: O, deadline?: AbortSignal): O {
     const mine = this.cancelAll.signal;
     const theirs = opts.signal;
     // A signal of the call's own even without the caller's: listeners the transports and streams
     // add per call must not pile up on the one client-wide signal (Node warns past 10 at once).
-    return { ...opts, signal: anySignal(theirs === undefined ? [mine] : [theirs, mine]) };
+    const all = theirs === undefined ? [mine] : [theirs, mine];
+    if (deadline !== undefined) all.push(deadline);
+    return { ...opts, signal: anySignal(all) };
+  }
+
+  /** A call that its callTimeout ended (not the caller's signal, not destroy()): a ChwireTimeoutError that says so. */
+  private timedOut(e: unknown, theirs: AbortSignal | undefined, deadline: AbortSignal | undefined, ms: number, call: string | undefined): unknown {
+    if (deadline === undefined || !deadline.aborted || theirs?.aborted === true || this.cancelAll.signal.aborted) return e;
+    if (!(e instanceof ChwireAbortError) && !(e instanceof ChwireConnectionError)) return e;
+    return new ChwireTimeoutError(`${call ?? 'the call'} did not end within ${ms} ms (callTimeout): it was cancelled and its query stopped on the server`, { queryId: e.queryId, cause: e, host: e.host });
   }
 
   /**
@@ -329,14 +352,17 @@ export class QueryClientImpl implements QueryClient, ClientCore {
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
     try { checkCallOptions('fetch', opts); } catch (e) { return Promise.reject(e); }
-    return this.tracked(opts, (o) => this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true)));
+    return this.tracked(opts, (o) => this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true), 'fetch', o), 'fetch');
   }
 
   fetchPlain<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined, true));
+    // The client's own queries (small: a schema, a version) keep the library's bounds, not the app's.
+    return this.fetchFrom(this.streamWith<R>(sql, opts, pickDecodeOptions(opts), undefined, true), 'fetch', opts, NO_CLIENT_LIMITS);
   }
 
-  private async fetchFrom<R>(s: RowStreamImpl<R>): Promise<Rows<R>> {
+  /** `call`, `opts`, `limits`: whose bounds (maxResultBytes, maxResultRows) the result is held to. */
+  private async fetchFrom<R>(s: RowStreamImpl<R>, call: BufferedCall, opts: QueryOptions, limits: ResultLimits = this.resultLimits): Promise<Rows<R>> {
+    s.budget = callBudget(call, limits, opts, s.queryId);
     // The first decoded batch (a fresh array the decoder hands over) becomes the result, so a
     // Native body read in one block is never copied row by row.
     let rows: R[] | undefined;
@@ -355,15 +381,15 @@ export class QueryClientImpl implements QueryClient, ClientCore {
 
   fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
     try { checkCallOptions('fetchOne', opts); } catch (e) { return Promise.reject(e); }
-    return this.tracked(opts, async (o) => (await this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true)))[0]);
+    return this.tracked(opts, async (o) => (await this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true), 'fetchOne', o))[0], 'fetchOne');
   }
 
   fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
     try { checkCallOptions('fetchValue', opts); } catch (e) { return Promise.reject(e); }
     return this.tracked({ ...opts, rows: 'array' } as QueryOptions, async (o) => {
-      const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true));
+      const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true), 'fetchValue', o);
       return rows[0]?.[0] as V | undefined;
-    });
+    }, 'fetchValue');
   }
 
   streamRaw(sql: string, opts: RawOptions): RawStream {
@@ -404,7 +430,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
 
   execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
     try { checkCallOptions('execute', opts); } catch (e) { return Promise.reject(e); }
-    return this.tracked(opts, (o) => this.executeNow(sql, o));
+    return this.tracked(opts, (o) => this.executeNow(sql, o), 'execute');
   }
 
   private async executeNow(sql: string, opts: ExecOptions): Promise<ExecResult> {
@@ -440,7 +466,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
 
   ping(opts: { signal?: AbortSignal } = {}): Promise<void> {
     try { checkCallOptions('ping', opts); } catch (e) { return Promise.reject(e); }
-    return this.tracked(opts, (o) => this.pingNow(o));
+    return this.tracked(opts, (o) => this.pingNow(o), 'ping');
   }
 
   private async pingNow(opts: { signal?: AbortSignal }): Promise<void> {
@@ -519,6 +545,9 @@ export function implOf(client: unknown, call: string): QueryClientImpl {
   if (client instanceof QueryClientImpl) return client;
   throw new ChwireConfigError(`${call}() takes a client made by createClient or createQueryClient as its first argument, got ${client === null ? 'null' : typeof client}`);
 }
+
+/** No client-wide result bounds: the library's defaults apply. */
+const NO_CLIENT_LIMITS: ResultLimits = { bytes: undefined, rows: undefined };
 
 /** Refusal of a call made after close() or destroy(). */
 function closedError(state: 'closing' | 'closed'): ChwireConfigError {

@@ -13,6 +13,7 @@ import { HOLD_BYTES, TailHold } from './tail-hold.js';
 import { QueryStreamBase, type OpenedBody } from './opened-query.js';
 import { LoopTurns } from './loop-turn.js';
 import { duplicateColumnError } from './duplicate-columns.js';
+import type { ResultBudget } from './result-limits.js';
 
 export interface RowStream<R> extends AsyncIterable<R> {
   /**
@@ -50,6 +51,9 @@ const BATCH_ROWS = 1024;
 const BUILT_ROWS = 8192;
 
 export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements RowStream<R> {
+  /** A buffered call's bounds (fetch): body bytes counted per chunk before decoding, rows per built batch. Streams have none. */
+  budget: ResultBudget | undefined;
+
   get columns(): readonly ColumnInfo[] | undefined {
     return this.opened?.decoder.columns;
   }
@@ -70,8 +74,10 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
 
   private async *builtRows(): AsyncGenerator<R[]> {
     const turns = new LoopTurns(1);
+    const budget = this.budget;
     for await (const part of this.run(rowsOf, countBuilt)) {
       if (part.rows !== undefined) {
+        budget?.addRows(part.rows.length);
         yield part.rows;
         if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
         if (turns.due()) await turns.turn();
@@ -81,6 +87,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
         for (let i = 0; i < s.length; i += BUILT_ROWS) {
           const n = Math.min(BUILT_ROWS, s.length - i);
           const rows = new Array<R>(n);
+          budget?.addRows(n);
           for (let j = 0; j < n; j++) rows[j] = s.row(i + j);
           yield rows;
           if (this.halted) { const e = this.stopError(); if (e !== undefined) throw e; return; }
@@ -258,8 +265,11 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
     // Chunks already buffered (a block still arriving yields nothing) are read in microtasks
     // alone: the loop gets a turn every ~10 ms.
     const turns = new LoopTurns(1);
+    const budget = this.budget;
     try {
       for await (const chunk of q.response.body) {
+        // Counted before it is decoded: a body past the bound never accumulates in the decoder.
+        budget?.addBytes(chunk.byteLength);
         for (const bytes of hold.push(chunk)) {
           let part = decodeBytes(bytes);
           if (part !== undefined) { yield part; part = undefined; } // not kept alive while the next chunk is decoded

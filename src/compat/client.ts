@@ -12,6 +12,7 @@ import { createClientWith, type Client, type ClientCore } from '../client/client
 import type { TransportTarget } from '../client/config.js';
 import type { QueryParams as ChwireParams } from '../client/params.js';
 import { heldBody } from '../client/tail-hold.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../client/result-limits.js';
 import { ChwireConfigError } from '../errors.js';
 import { HttpTransport } from '../transport/http.js';
 import type { QuerySummary, Transport, TransportResponse } from '../transport/types.js';
@@ -111,7 +112,7 @@ class CompatClient implements ClickHouseClient {
     const format = (params.format ?? 'JSON') as F;
     const queryId = params.query_id || randomUUID();
     const { response, body } = await this.send(queryText(params.query, format), params, queryId, format);
-    return new ResultSet(body, format, queryId, response.headers ?? {}, this.json);
+    return new ResultSet(body, format, queryId, response.headers ?? {}, this.json, this.core.resultLimits.bytes ?? DEFAULT_MAX_RESULT_BYTES);
   }
 
   async exec(params: ExecParams): Promise<ExecResult> {

@@ -57,6 +57,12 @@ export interface ClickHouseClientConfigOptions {
   http_agent?: { destroy(): void };
   set_basic_auth_header?: boolean;
   capture_enhanced_stack_trace?: boolean;
+  /**
+   * chwire's own (the official client has no bound): most bytes of a response body that text() and
+   * json() read before they fail with ChwireLimitError. Default 268435456 (256 MiB); 0: no bound.
+   * stream() is not bounded (it holds no result).
+   */
+  max_result_bytes?: number;
 }
 
 /** Official options chwire cannot honour, and why. */
@@ -71,7 +77,7 @@ const REFUSED: Readonly<Record<string, string>> = {
 
 const KNOWN = new Set(['url', 'host', 'pathname', 'request_timeout', 'max_open_connections', 'compression', 'username', 'password', 'access_token',
   'application', 'database', 'clickhouse_settings', 'log', 'session_id', 'role', 'additional_headers', 'http_headers', 'keep_alive', 'json', 'tls',
-  'http_agent', 'set_basic_auth_header', 'capture_enhanced_stack_trace']);
+  'http_agent', 'set_basic_auth_header', 'capture_enhanced_stack_trace', 'max_result_bytes']);
 
 export interface CompatConfig {
   /** Options for chwire's createClientWith. */
@@ -106,6 +112,10 @@ export function compatConfig(o: ClickHouseClientConfigOptions, userAgent: (appli
   // The official client sends no database parameter for 'default' (the user's own default applies).
   if (o.database !== undefined && o.database !== 'default') out.database = o.database;
   out.requestTimeout = o.request_timeout ?? 30_000;
+  if (o.max_result_bytes !== undefined) {
+    if (typeof o.max_result_bytes !== 'number' || !Number.isSafeInteger(o.max_result_bytes) || o.max_result_bytes < 0) throw new ChwireConfigError(`option max_result_bytes must be a non-negative integer (0: no bound), got ${String(o.max_result_bytes)}`);
+    out.maxResultBytes = o.max_result_bytes;
+  }
   if (o.max_open_connections !== undefined) {
     if (!Number.isSafeInteger(o.max_open_connections)) throw new ChwireConfigError(`chwire/compat needs max_open_connections as a whole number of sockets, got ${String(o.max_open_connections)}`);
     out.maxOpenConnections = o.max_open_connections;

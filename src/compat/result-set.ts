@@ -8,6 +8,7 @@ import { Readable, Transform, pipeline, type TransformCallback } from 'node:stre
 import { ChwireConfigError } from '../errors.js';
 import { isDocumentJson, isStreamable, isStreamableJson, STREAMABLE_JSON_FORMATS, RAW_FORMATS } from './formats.js';
 import type { JSONHandling } from './options.js';
+import { ResultBudget } from '../client/result-limits.js';
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -21,6 +22,12 @@ export interface Row<T = unknown> {
 
 const NEWLINE = 0x0a;
 
+const COMPAT_HINT = {
+  perCall: undefined,
+  client: (o: string, v: number): string => `createClient({ ${o}: ${v} })`,
+  stream: 'read it with stream(), which holds no result',
+};
+
 export class ResultSet<Format extends string = string> {
   readonly response_headers: ResponseHeaders;
   private consumed = false;
@@ -31,6 +38,8 @@ export class ResultSet<Format extends string = string> {
     readonly query_id: string,
     headers: ResponseHeaders,
     private readonly jsonHandling: JSONHandling,
+    /** Most body bytes text() and json() read (max_result_bytes; 0: none). */
+    private readonly maxBytes = 0,
   ) {
     this.response_headers = Object.freeze({ ...headers });
   }
@@ -43,17 +52,31 @@ export class ResultSet<Format extends string = string> {
 
   /** The whole body as text. */
   async text(): Promise<string> {
+    const budget = this.budget('text()');
     const decoder = new TextDecoder();
     let out = '';
-    for await (const chunk of this.take()) out += decoder.decode(chunk as Uint8Array, { stream: true });
+    const body = this.take();
+    try {
+      for await (const chunk of body) {
+        budget.addBytes((chunk as Uint8Array).byteLength);
+        out += decoder.decode(chunk as Uint8Array, { stream: true });
+      }
+    } catch (e) {
+      body.destroy();
+      throw e;
+    }
     return out + decoder.decode();
+  }
+
+  private budget(call: string): ResultBudget {
+    return new ResultBudget(this.maxBytes, 0, call, this.query_id, COMPAT_HINT, { bytes: 'max_result_bytes', rows: 'max_result_rows' });
   }
 
   /** The result parsed: an array of the lines' values (streamable JSON formats) or the one document (JSON, JSONCompact, JSONObjectEachRow, …). */
   async json<T = unknown>(): Promise<T> {
     if (isStreamableJson(this.format)) {
       const out: unknown[] = [];
-      for await (const rows of this.stream()) for (const r of rows as Row[]) out.push(r.json());
+      for await (const rows of this.rows(this.budget('json()'))) for (const r of rows as Row[]) out.push(r.json());
       return out as T;
     }
     if (isDocumentJson(this.format)) return this.jsonHandling.parse(await this.text()) as T;
@@ -62,6 +85,11 @@ export class ResultSet<Format extends string = string> {
 
   /** A Readable (object mode) of row arrays, one array per chunk received. */
   stream(): Readable {
+    return this.rows(undefined);
+  }
+
+  /** stream(), its bytes counted against `budget` (json()) or not (stream(): it holds no result). */
+  private rows(budget: ResultBudget | undefined): Readable {
     if (!isStreamable(this.format)) {
       throw new ChwireConfigError(`${this.format} cannot be streamed row by row; streamable formats: ${[...STREAMABLE_JSON_FORMATS, ...RAW_FORMATS].join(', ')}`);
     }
@@ -71,6 +99,7 @@ export class ResultSet<Format extends string = string> {
       objectMode: true,
       autoDestroy: true,
       transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
+        try { budget?.addBytes(chunk.length); } catch (e) { done(e as Error); return; }
         const rows: Row[] = [];
         let from = 0;
         for (let nl = chunk.indexOf(NEWLINE, from); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {

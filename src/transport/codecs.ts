@@ -56,17 +56,3 @@ export function decompressorFor(contentEncoding: string): Transform | undefined 
     default: return undefined;
   }
 }
-
-/** Decompresses a whole small body (an error message); the raw bytes when it cannot. */
-export async function decompressSmall(contentEncoding: string, buf: Buffer): Promise<Buffer> {
-  const d = decompressorFor(contentEncoding);
-  if (d === undefined) return buf;
-  const out: Buffer[] = [];
-  try {
-    d.end(buf);
-    for await (const c of d) out.push(c as Buffer);
-    return Buffer.concat(out);
-  } catch {
-    return buf;
-  }
-}

@@ -6,13 +6,16 @@
 // up on (AbortSignal, requestTimeout) is also stopped on the server (KILL QUERY); a request body is
 // streamed (`duplex: 'half'`) only where the runtime can (request-streams.ts), else sent buffered,
 // one block per request (the client splits inserts, client/insert.ts). Pooling, keep-alive and
-// TLS belong to the runtime's fetch, not to this transport.
-import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
+// TLS belong to the runtime's fetch, not to this transport. An error body is read within
+// fetch-error-body.ts's bounds (1 MiB of text, 10 s or requestTimeout); with compression off, an
+// encoded response (which the runtime's fetch would decode) is refused.
+import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireDecodeError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
 import { concatBytes } from '../io/bytes.js';
 import { quoteString } from '../types/quote.js';
 import { fetchBody } from './fetch-body.js';
 import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
-import { serverErrorFromText } from './server-error.js';
+import { errorBodyMs, serverErrorFromText } from './server-error.js';
+import { readFetchErrorBody } from './fetch-error-body.js';
 import { isRedirectStatus, redirectError } from './redirect.js';
 import { parseVersion, SERVER_INFO_SQL, type ServerInfo, type Transport, type TransportRequest, type TransportResponse } from './types.js';
 
@@ -98,9 +101,10 @@ export class FetchTransport implements Transport {
 
   async ping(signal?: AbortSignal): Promise<void> {
     const host = this.hostList[this.current]!;
-    const { res } = await this.send(host, 'GET', `${host.url.pathname.replace(/\/$/, '')}/ping`, undefined, { signal });
-    const text = await res.text().catch(() => '');
-    if (res.status !== 200) throw serverErrorFromText(text, res.status, undefined, undefined, host.url.href);
+    const { res, controller, clearTimer } = await this.send(host, 'GET', `${host.url.pathname.replace(/\/$/, '')}/ping`, undefined, { signal });
+    clearTimer();
+    const { text, cut } = await readFetchErrorBody(res, errorBodyMs(this.opts.requestTimeout), () => controller.abort());
+    if (res.status !== 200) throw serverErrorFromText(text, res.status, undefined, undefined, host.url.href, cut);
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {
@@ -144,12 +148,23 @@ export class FetchTransport implements Transport {
     req.events?.attempt?.(host.where, 0);
     const { res, controller, clearTimer } = await this.send(host, 'POST', path, body, req, probe);
     const queryId = res.headers.get('x-clickhouse-query-id') ?? req.queryId;
-    if (res.status !== 200) {
-      const text = await res.text().catch(() => '');
-      clearTimer();
-      throw serverErrorFromText(text, res.status, queryId, res.headers.get('x-clickhouse-exception-code') ?? undefined, host.url.href);
-    }
     clearTimer();
+    // Compression off: an encoded body is one the client did not ask for (the runtime's fetch
+    // would decode it). With compression on, the runtime's own Accept-Encoding is what was asked.
+    const encoding = (res.headers.get('content-encoding') ?? '').trim().toLowerCase();
+    const unasked = !this.opts.compression && encoding !== '' && encoding !== 'identity';
+    if (res.status !== 200) {
+      const { text, cut } = unasked
+        ? { text: '', cut: `in Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}, which the request did not ask for (compression is off), not decoded` }
+        : await readFetchErrorBody(res, errorBodyMs(this.opts.requestTimeout), () => controller.abort(new ChwireAbortError('error body cut', { queryId })));
+      if (unasked) { res.body?.cancel().catch(() => undefined); controller.abort(); }
+      throw serverErrorFromText(text, res.status, queryId, res.headers.get('x-clickhouse-exception-code') ?? undefined, host.url.href, cut);
+    }
+    if (unasked) {
+      res.body?.cancel().catch(() => undefined);
+      controller.abort();
+      throw new ChwireDecodeError(`the response from ${host.where} is in Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}, which the request did not ask for (compression is off): not decoded`, { offset: 0 }, { queryId, host: host.url.href });
+    }
     const b = fetchBody({
       res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where, host: host.url.href,
       abort: (reason) => controller.abort(reason),

@@ -16,13 +16,16 @@
 // credentials) and, when the call gives up, where its time went (`timings`); retries are bounded by
 // the client's retry budget. A query the client gives up on (AbortSignal, requestTimeout, a
 // connection broken after sending) is also stopped on the server (KILL QUERY), not only disconnected.
+// A response is decoded only in the Content-Encoding the request asked for, and an error body is
+// read within error-body.ts's bounds (1 MiB of text, 10 s or requestTimeout).
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { ChwireAbortError, ChwireConnectionError, ChwireServerError, ChwireTimeoutError, isChwireError, type CallTimings, type ChwireError } from '../errors.js';
+import { ChwireAbortError, ChwireConnectionError, ChwireDecodeError, ChwireServerError, ChwireTimeoutError, isChwireError, type CallTimings, type ChwireError } from '../errors.js';
 import { responseBody } from './http-body.js';
-import { checkCodecAvailable, compressor, decompressSmall, type Codec } from './codecs.js';
+import { checkCodecAvailable, compressor, type Codec } from './codecs.js';
+import { readErrorBody } from './error-body.js';
 import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
 import { checkAgent, proxyRefusal, requestTarget, tunnelThrough } from './proxy.js';
 import type { ProxyConfig } from './proxy-url.js';
@@ -33,7 +36,7 @@ import {
   type Failure, type RetryPolicy,
 } from './retry.js';
 import { DEFAULT_RETRY_BUDGET, RetryBudget } from './retry-budget.js';
-import { serverErrorFromText } from './server-error.js';
+import { errorBodyMs, serverErrorFromText } from './server-error.js';
 import { isRedirectStatus, redirectError } from './redirect.js';
 import { checkUrlLength, oldUrlLimitError } from './url-limit.js';
 import { parseVersion, SERVER_INFO_SQL, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
@@ -440,17 +443,27 @@ export class HttpTransport implements Transport {
         markHost(e, host.where, host.url.href);
         throw tag(e, { kind: 'final' });
       }
-      const text = await readAll(res);
+      const { text, cut } = await readErrorBody(res, this.responseCodec, errorBodyMs(this.opts.requestTimeout));
       end();
       const status = res.statusCode ?? 0;
-      const e = oldUrlLimitError(status, text, path, req.params) ?? serverErrorFromText(text, status, queryId, header(res, 'x-clickhouse-exception-code'), host.url.href);
+      const e = oldUrlLimitError(status, text, path, req.params) ?? serverErrorFromText(text, status, queryId, header(res, 'x-clickhouse-exception-code'), host.url.href, cut);
       markHost(e, host.where, host.url.href);
       throw tag(e, { kind: classifyStatus(status, e), retryAfter: status === 429 || status === 503 ? parseRetryAfter(header(res, 'retry-after')) : undefined });
     }
     if (out.ping) {
-      await readAll(res);
+      await readErrorBody(res, this.responseCodec, errorBodyMs(this.opts.requestTimeout));
       end();
       return { queryId: undefined, summary: undefined, timezone: undefined, body: (async function* () { /* empty */ })(), tailText: () => '', cancel: () => undefined };
+    }
+    // Only the encoding the request asked for is decoded (a server, or a box on the way, may send another).
+    const encoding = (header(res, 'content-encoding') ?? '').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity' && encoding !== this.responseCodec) {
+      res.destroy();
+      end();
+      const asked = this.responseCodec === undefined ? 'asked for none' : `asked for ${this.responseCodec}`;
+      const e = new ChwireDecodeError(`the response from ${host.where} is in Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}, which the request did not ask for (it ${asked}): not decoded`, { offset: 0 }, { queryId, host: host.url.href });
+      markHost(e, host.where, host.url.href);
+      throw e;
     }
     const open = host.pool.open.add(queryId);
     const b = responseBody({
@@ -767,20 +780,4 @@ function sleep(ms: number, signal: AbortSignal | undefined, queryId: string | un
 function header(res: http.IncomingMessage, name: string): string | undefined {
   const v = res.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** Reads a small body (an error message or /ping) completely, at most 1 MiB. */
-async function readAll(res: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const c of res as AsyncIterable<Buffer>) {
-      if (size < 1 << 20) chunks.push(c);
-      size += c.length;
-    }
-  } catch {
-    // An error body cut short is still the best description we have.
-  }
-  const buf = await decompressSmall(String(res.headers['content-encoding'] ?? ''), Buffer.concat(chunks));
-  return buf.toString('utf8');
 }

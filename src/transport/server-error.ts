@@ -2,19 +2,44 @@
 // recognised: 26.x `Code: 60. DB::Exception: <text>. (UNKNOWN_TABLE) (version 26.7.2.1)` and
 // 18.16 `Code: 47, e.displayText() = DB::Exception: <text>, e.what() = DB::Exception`.
 // Invariant: the message is kept exactly as the server wrote it (`serverMessage`; `message` adds the host); nothing here ever sees credentials.
+// The bounds of an HTTP error body (its text and its time) are defined here for both transports.
 import { ChwireServerError } from '../errors.js';
 
 const CODE_RE = /Code: (\d+)[.,]/;
 // The error name is the last `(UPPER_CASE)` group, before an optional `(version …)` suffix.
 const NAME_RE = /\(([A-Z][A-Z0-9_]+)\)(?:\s*\(version [^)]*\))?\s*$/;
 
-export function serverErrorFromText(text: string, status: number | undefined, queryId: string | undefined, headerCode?: string, host?: string): ChwireServerError {
+/**
+ * Most bytes of an HTTP error body's text that are read (after decompression): a real server's
+ * exception is a few KiB; what follows is not read and the connection is closed.
+ */
+export const ERROR_BODY_BYTES = 1 << 20;
+
+/**
+ * Longest time an HTTP error body may take once its response head has arrived (or requestTimeout,
+ * when that is shorter): a server writes its exception at once, so a body still arriving after
+ * this is cut (an endless error body keeps the no-progress timer from ever firing).
+ */
+export const ERROR_BODY_MS = 10_000;
+
+/** The time bound of an error body under `requestTimeout` (0: none): ERROR_BODY_MS or requestTimeout, the shorter. */
+export function errorBodyMs(requestTimeout: number): number {
+  return requestTimeout > 0 ? Math.min(requestTimeout, ERROR_BODY_MS) : ERROR_BODY_MS;
+}
+
+/**
+ * `cut`: why the body was not read to its end (too long, too slow, an encoding the client did
+ * not ask for); it goes in front of the server's text in `message` (`serverMessage` stays the
+ * text as received).
+ */
+export function serverErrorFromText(text: string, status: number | undefined, queryId: string | undefined, headerCode?: string, host?: string, cut?: string): ChwireServerError {
   const message = text.replace(/\s+$/, '');
   const m = CODE_RE.exec(message);
   const code = m ? Number(m[1]) : headerCode !== undefined && /^\d+$/.test(headerCode) ? Number(headerCode) : 0;
   const n = NAME_RE.exec(message);
   const shown = message.length > 0 ? message : `HTTP status ${status ?? '?'} with an empty body`;
-  return new ChwireServerError(shown, { serverCode: code, serverName: n ? n[1] : undefined, status }, { queryId, host });
+  const prefix = cut === undefined ? undefined : `HTTP status ${status ?? '?'}, error body ${cut}: `;
+  return new ChwireServerError(shown, { serverCode: code, serverName: n ? n[1] : undefined, status }, { queryId, host, ...(prefix !== undefined ? { prefix } : {}) });
 }
 
 /**

@@ -99,6 +99,11 @@ export class NativeColumnsCollector {
     this.feeder.feed(chunk, noop);
   }
 
+  /** Rows of the blocks decoded so far. */
+  get rowCount(): number {
+    return this.feeder.blocks.rowCount;
+  }
+
   /** Ends the body (throws if it ended inside a block) and joins the columns. */
   finish(): NativeColumns {
     this.feeder.end();
