@@ -6,6 +6,9 @@
 // `need` is a hint written just before NEED_MORE is thrown: the absolute position (in this
 // buffer) that must exist before a retry can get further (0 when unknown). Stream decoders use it
 // to wait for a big value to arrive whole instead of retrying on every chunk.
+// `zeroLeft` is what is left of the body's budget of values that take no bytes (io/fault.ts,
+// MAX_ZERO_WIDTH_VALUES): RowBinary readers charge such counts to it; the owner resets it per body.
+import { MAX_ZERO_WIDTH_VALUES } from './fault.js';
 
 export interface Cursor {
   u8: Uint8Array;
@@ -13,10 +16,11 @@ export interface Cursor {
   pos: number;
   end: number;
   need: number;
+  zeroLeft: number;
 }
 
 export function createCursor(u8: Uint8Array, start = 0, end = u8.length): Cursor {
-  return { u8, dv: new DataView(u8.buffer, u8.byteOffset, u8.byteLength), pos: start, end, need: 0 };
+  return { u8, dv: new DataView(u8.buffer, u8.byteOffset, u8.byteLength), pos: start, end, need: 0, zeroLeft: MAX_ZERO_WIDTH_VALUES };
 }
 
 /** Point an existing cursor at new bytes (keeps the object's hidden class stable). */

@@ -13,7 +13,7 @@ import { structural, minWidth, objectKeyOptions } from '../plan/structural.js';
 import { keyText } from '../plan/key-text.js';
 import type { Cursor } from '../io/cursor.js';
 import { NEED_MORE } from '../io/need-more.js';
-import { DecodeFault, MAX_LENGTH } from '../io/fault.js';
+import { DecodeFault, MAX_LENGTH, zeroWidthFault } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
 import { copyBytes } from '../io/bytes.js';
@@ -31,12 +31,16 @@ function ensure(c: Cursor, n: number): void {
   }
 }
 
-/** A count of items that take at least `min` bytes each, checked against the bytes present. */
+/**
+ * A count of items that take at least `min` bytes each, checked against the bytes present; items
+ * that may take no bytes (min 0) are charged to the body's zero-width budget instead.
+ */
 function readCount(c: Cursor, min: number): number {
   const at = c.pos;
   const n = readVarUInt(c);
   if (n > MAX_LENGTH) throw new DecodeFault(`count ${n} exceeds the 1 GiB limit`, at);
   if (min > 0) ensure(c, n * min);
+  else if ((c.zeroLeft -= n) < 0) throw zeroWidthFault(n, at);
   return n;
 }
 

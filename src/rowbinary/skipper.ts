@@ -106,8 +106,16 @@ export class RowScanner {
       case 'Array': case 'Map': {
         const n = readCount(b, p, end);
         if (n.value < 0) return n.value;
-        f.idx++;
         const seq = t.kind === 'Array' ? [t.element] : [t.key, t.value];
+        // Items of one fixed width (none for empty tuples) are measured at once, not one by one:
+        // a count is never a loop of its size here (the decoder bounds zero-width counts).
+        const w = seqWidth(seq);
+        if (w >= 0) {
+          if (n.end + n.value * w > end) return SCAN_MORE;
+          f.idx++;
+          return n.end + n.value * w;
+        }
+        f.idx++;
         if (n.value > 0) stack.push({ seq, idx: 0, reps: n.value });
         return n.end;
       }
@@ -151,6 +159,17 @@ export class RowScanner {
         return SCAN_CORRUPT;
     }
   }
+}
+
+/** Bytes of one run of `seq` when every item is fixed-width, else -1. */
+function seqWidth(seq: readonly TypeNode[]): number {
+  let w = 0;
+  for (const x of seq) {
+    const v = fixedWidth(structural(x));
+    if (v < 0) return -1;
+    w += v;
+  }
+  return w;
 }
 
 /** A VarUInt at p: its value and end, or value SCAN_MORE / SCAN_CORRUPT. */
