@@ -93,6 +93,7 @@ function refuseZeroWidthRows(plan: RowPlan): void {
 
 /** The decoder of a plan read by the reference decoder (no generated code): same contract, same rows. */
 export function interpretPlan(plan: RowPlan): CompiledRowDecoder {
+  refuseZeroWidthRows(plan);
   return new InterpretedRowDecoder(plan, '');
 }
 
