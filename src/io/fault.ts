@@ -20,8 +20,9 @@ export const MAX_LENGTH = 0x40000000;
 /**
  * RowBinary values that take no bytes (the elements of `Array(Tuple())`, of `Map(Tuple(), Tuple())`
  * and the like) that one body may hold: 2^18 (262 144). A count of such values costs one VarUInt,
- * so without a bound a few bytes could make the decoder build billions of values. Each decoder charges the
- * count against what is left of this budget before it builds anything (DecodeFault beyond it).
+ * so without a bound a few bytes could make the decoder build billions of values. Each decoder
+ * charges the count against what is left of this budget before it builds anything (DecodeFault
+ * beyond it).
  * Native has no such values: an empty tuple there takes a byte per value.
  */
 export const MAX_ZERO_WIDTH_VALUES = 0x40000;
