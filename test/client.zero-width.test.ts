@@ -1,6 +1,6 @@
 // Results of empty tuples through the client: on the embedded engine a RowBinary read of rows
-// that take no bytes is refused (ChwireTypeError naming format: 'Native') and a Native read gives
-// every row; a hostile server's few-byte bodies that announce millions of empty tuples fail with
+// that take no bytes is refused (ChwireTypeError naming format: 'Native'), a Native read gives
+// every row and an insert writes Native's byte per empty tuple; a hostile server's few-byte bodies that announce millions of empty tuples fail with
 // a typed error at once and never hold the event loop.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +25,18 @@ test('chdb: rows of only empty tuples are refused in RowBinary and all come back
   }
   const cols = await c.fetchColumns('SELECT tuple() AS t FROM numbers(4)');
   assert.equal(cols.rowCount, 4);
+});
+
+test('chdb: inserting empty tuples writes the byte per value the engine reads (the next column stays aligned)', async () => {
+  const table = `zw_insert_${process.pid}`;
+  await c.execute(`CREATE TABLE ${table} (a Tuple(), b UInt8, s String, z Array(Tuple()), t Tuple(Tuple(), UInt8)) ENGINE = Memory`);
+  try {
+    await c.insert(table, [{ a: [], b: 7, s: 'x', z: [[], []], t: [[], 1] }, { a: [], b: 8, s: 'y', z: [], t: [[], 2] }]);
+    assert.deepEqual(await c.fetch(`SELECT toString(a) AS a, b, s, toUInt8(length(z)) AS z, toString(t) AS t FROM ${table} ORDER BY b`),
+      [{ a: '()', b: 7, s: 'x', z: 2, t: '((),1)' }, { a: '()', b: 8, s: 'y', z: 0, t: '((),2)' }]);
+  } finally {
+    await c.execute(`DROP TABLE ${table}`);
+  }
 });
 
 function varUInt(n: number): number[] {
