@@ -6,6 +6,9 @@
 // Variant are inlined up to MAX_INLINE_DEPTH levels of nesting; deeper subtrees, Dynamic and
 // JSON go through prebuilt readers (readers.ts). Server text (names, labels, zones) enters the
 // source only as Emitter.key() property keys; everything else through constants (emitter.ts).
+// A count of items that can take no bytes (empty tuples) is charged to the body's budget
+// (`cur.zeroLeft`, io/fault.ts) before anything is built; only a schema that can charge keeps the
+// budget at each row's start, to give back what an incomplete row charged.
 //
 // The emitted factory `(C, H) => decode` returns
 //   decode(u8, dv, p, end, out, cur): number

@@ -4,7 +4,8 @@
 //
 // Invariant: a reader starts at c.pos, advances c.pos past exactly one value and returns it, or
 // throws NEED_MORE (c.need set) when the bytes end first, or a DecodeFault for corrupt bytes. No
-// length is trusted before it is checked against the bytes present (or the 1 GiB limit).
+// length is trusted before it is checked against the bytes present (or the 1 GiB limit), and a
+// count of items that take no bytes is charged to the body's budget (c.zeroLeft) first.
 import type { TypeNode, JsonType } from '../types/ast.js';
 import { readBinaryType } from '../types/binary.js';
 import { ChwireTypeError, ChwireDecodeError } from '../errors.js';

@@ -5,7 +5,8 @@
 // chunk, so a row is scanned once overall and decoded once, when complete.
 //
 // Invariant: the scanner only measures. It reads length prefixes, flags, discriminators and type
-// encodings, allocates nothing per value, and never reports an end beyond the bytes present.
+// encodings, allocates nothing per value, and never reports an end beyond the bytes present; an
+// array or map of fixed-width items (empty tuples too) is measured in one step, not per item.
 // Anything odd (a length beyond the 1 GiB limit, a bad discriminator, a value of type Nothing)
 // is reported as CORRUPT and left to the decoder, which produces the precise error.
 import type { TypeNode, JsonType } from '../types/ast.js';
