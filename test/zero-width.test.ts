@@ -1,8 +1,9 @@
 // Values that take no bytes (empty tuples) in both formats, against engine-made bytes and hostile
 // ones. RowBinary writes nothing for `()`: a count of them is charged to a per-body budget
-// (MAX_ZERO_WIDTH_VALUES) on every decoding path, and a result whose rows are only empty tuples
-// is refused (the body cannot carry its row count). Native writes one byte per empty tuple, so
-// its counts are bounded by the bytes and such results decode with every row.
+// (MAX_ZERO_WIDTH_VALUES plus ZERO_WIDTH_PER_BYTE per byte of rows) on every decoding path, and a
+// result whose rows are only empty tuples is refused (the body cannot carry its row count).
+// Native writes one byte per empty tuple, so its counts are bounded by the bytes and such results
+// decode with every row.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
@@ -13,7 +14,7 @@ import {
 import { interpretPlan } from '../src/rowbinary/compiled.js';
 import { resolvePlan } from '../src/plan/resolve.js';
 import { readHeader } from '../src/rowbinary/header.js';
-import { MAX_ZERO_WIDTH_VALUES } from '../src/io/fault.js';
+import { MAX_ZERO_WIDTH_VALUES, ZERO_WIDTH_PER_BYTE } from '../src/io/fault.js';
 import { engineBytes, engineJsonRows } from './support/engine.js';
 
 const RB = 'RowBinaryWithNamesAndTypes';
@@ -128,14 +129,14 @@ test('a result of only empty tuples: RowBinary refuses (ChwireTypeError naming N
 });
 
 test('a 22-byte Array(Tuple()) of 2^24 (or 2^28) fails with a ChwireDecodeError at once on every RowBinary path', () => {
-  for (const n of [2 ** 24, 2 ** 28, MAX_ZERO_WIDTH_VALUES + 1]) {
+  for (const n of [2 ** 24, 2 ** 28, MAX_ZERO_WIDTH_VALUES + ZERO_WIDTH_PER_BYTE * 8 + 1]) {
     const body = rbBody('Array(Tuple())', varUInt(n));
     if (n === 2 ** 24) assert.equal(body.length, 22);
     for (const e of failsFast(rowBinaryPaths(body), 1000)) {
       assert.equal(e.column, 'a');
       assert.equal(e.row, 0);
       assert.match(e.message, /values that take no bytes/);
-      assert.match(e.message, new RegExp(`${MAX_ZERO_WIDTH_VALUES}`));
+      assert.match(e.message, new RegExp(`${MAX_ZERO_WIDTH_VALUES} such values per body plus ${ZERO_WIDTH_PER_BYTE} per byte`));
     }
   }
   // The same through Map, the prebuilt readers (deep nesting) and Dynamic (a type from the data).
@@ -146,7 +147,7 @@ test('a 22-byte Array(Tuple()) of 2^24 (or 2^28) fails with a ChwireDecodeError 
   failsFast(rowBinaryPaths(rbBody('Array(Dynamic)', [1, ...dynType, ...varUInt(2 ** 24)])), 1000);
 });
 
-test('the budget runs over the whole body and an incomplete row gives back what it charged', () => {
+test('the budget runs over the whole body, grows with its bytes, and an incomplete row gives back what it charged', () => {
   const per = 2 ** 16;
   const allowed = MAX_ZERO_WIDTH_VALUES / per;
   const rows = (k: number): number[] => Array.from({ length: k }, () => varUInt(per)).flat();
@@ -161,6 +162,21 @@ test('the budget runs over the whole body and an incomplete row gives back what 
   for (const e of failsFast(rowBinaryPaths(rbBody('Array(Tuple())', rows(allowed + 1))), 5000)) {
     assert.equal(e.row, allowed);
     assert.match(e.message, /values that take no bytes/);
+  }
+  // A long honest result earns ZERO_WIDTH_PER_BYTE per byte: 400 000 rows of [(), ()] (3 bytes each
+  // with a String column) decode, beyond the base budget, on every path and chunking.
+  const long = Uint8Array.from([2, ...text('a'), ...text('s'), ...text('Array(Tuple())'), ...text('String'),
+    ...Array.from({ length: 400_000 }, () => [2, 1, 0x78]).flat()]);
+  for (const run of [() => decodeRowBinary(long).rows, () => decodeRowBinaryReference(long).rows, () => {
+    const d = createRowBinaryDecoder();
+    const got: Row[] = [];
+    for (let i = 0; i < long.length; i += 4099) got.push(...d.push(long.subarray(i, i + 4099)));
+    d.end();
+    return got;
+  }]) {
+    const got = run();
+    assert.equal(got.length, 400_000);
+    assert.deepEqual(got[399_999], { a: [[], []], s: 'x' });
   }
   // One compiled decoder reused for two bodies (rowBase 0 = a new body): each has its own budget.
   const dec = compileRowDecoder([{ name: 'a', type: parseType('Array(Tuple())') }]);

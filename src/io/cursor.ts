@@ -7,7 +7,9 @@
 // buffer) that must exist before a retry can get further (0 when unknown). Stream decoders use it
 // to wait for a big value to arrive whole instead of retrying on every chunk.
 // `zeroLeft` is what is left of the body's budget of values that take no bytes (io/fault.ts,
-// MAX_ZERO_WIDTH_VALUES): RowBinary readers charge such counts to it; the owner resets it per body.
+// MAX_ZERO_WIDTH_VALUES) as of `zeroFrom` (a position in u8), which earns ZERO_WIDTH_PER_BYTE more
+// per byte after it: RowBinary readers charge such counts to it; its owner resets it per body and
+// credits the bytes read when a call ends.
 import { MAX_ZERO_WIDTH_VALUES } from './fault.js';
 
 export interface Cursor {
@@ -17,10 +19,11 @@ export interface Cursor {
   end: number;
   need: number;
   zeroLeft: number;
+  zeroFrom: number;
 }
 
 export function createCursor(u8: Uint8Array, start = 0, end = u8.length): Cursor {
-  return { u8, dv: new DataView(u8.buffer, u8.byteOffset, u8.byteLength), pos: start, end, need: 0, zeroLeft: MAX_ZERO_WIDTH_VALUES };
+  return { u8, dv: new DataView(u8.buffer, u8.byteOffset, u8.byteLength), pos: start, end, need: 0, zeroLeft: MAX_ZERO_WIDTH_VALUES, zeroFrom: start };
 }
 
 /** Point an existing cursor at new bytes (keeps the object's hidden class stable). */

@@ -15,7 +15,7 @@ import { ChwireDecodeError, ChwireTypeError } from '../errors.js';
 import { compiled, BoundedCache } from '../codegen/compile.js';
 import { lookupPrecompiled } from '../codegen/precompiled.js';
 import { NEED_MORE } from '../io/need-more.js';
-import { DecodeFault, MAX_ZERO_WIDTH_VALUES } from '../io/fault.js';
+import { DecodeFault, MAX_ZERO_WIDTH_VALUES, ZERO_WIDTH_PER_BYTE } from '../io/fault.js';
 import { createCursor, resetCursor, type Cursor } from '../io/cursor.js';
 import { plainBytes } from '../io/bytes.js';
 import type { ColumnInfo, Row } from '../stream-decoder.js';
@@ -126,13 +126,18 @@ class RowDecoderInstance implements CompiledRowDecoder {
     bytes = plainBytes(bytes);
     resetCursor(cur, bytes, start, end);
     if (rowBase === 0) cur.zeroLeft = MAX_ZERO_WIDTH_VALUES;
+    cur.zeroFrom = start;
     this.lastNeed = 0;
     const before = out.length;
     try {
-      return this.raw(bytes, cur.dv, start, end, out, cur);
+      const stop = this.raw(bytes, cur.dv, start, end, out, cur);
+      cur.zeroLeft += ZERO_WIDTH_PER_BYTE * (stop - start);
+      return stop;
     } catch (e) {
       if (e !== NEED_MORE && !(e instanceof DecodeFault)) throw e;
       const rowStart = cur.pos;
+      // The complete rows' bytes earn their credit (an incomplete row's charges were given back).
+      cur.zeroLeft += ZERO_WIDTH_PER_BYTE * (rowStart - start);
       if (e === NEED_MORE && !final) {
         this.lastNeed = cur.need;
         return rowStart;
@@ -140,7 +145,7 @@ class RowDecoderInstance implements CompiledRowDecoder {
       // Re-read the failing row with the reference decoder: it names column and offset.
       const row = rowBase + out.length - before;
       const check: Row[] = [];
-      // cur.zeroLeft is the budget at the row's start again (the generated catch restores it).
+      // cur.zeroLeft is the budget at the row's start again (the generated catch restores its charges).
       decodeReferenceRows(this.plan, bytes, rowStart, end, check, true, base, row, 1, { zeroLeft: cur.zeroLeft });
       throw new ChwireDecodeError(
         `internal inconsistency: the compiled decoder failed (${e === NEED_MORE ? 'needs more bytes' : (e as Error).message}) where the reference decoder did not`,

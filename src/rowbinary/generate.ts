@@ -26,6 +26,7 @@ import { fixedWidth } from '../types/ast.js';
 import { Emitter } from '../codegen/emitter.js';
 import { isScalar, scalarExpr } from './scalars.js';
 import { makeReader, assertDecodable } from './readers.js';
+import { ZERO_WIDTH_PER_BYTE } from '../io/fault.js';
 
 /** Composite nesting inlined in generated code; deeper levels call prebuilt readers. */
 export const MAX_INLINE_DEPTH = 3;
@@ -75,7 +76,7 @@ function emitCount(e: Emitter, n: string, min: number): void {
     e.line(`if (${n} * ${e.int(min)} > end - p) throw H.badLength(cur, p, ${n} * ${e.int(min)});`);
   } else {
     e.line(`if (${n} > H.MAX_LENGTH) throw H.fault("count beyond the 1 GiB limit", p);`);
-    e.line(`if ((cur.zeroLeft -= ${n}) < 0) throw H.zeroWidthFault(${n}, p);`);
+    e.line(`if ((cur.zeroLeft -= ${n}) < ${e.int(-ZERO_WIDTH_PER_BYTE)} * (p - cur.zeroFrom)) throw H.zeroWidthFault(${n}, p);`);
   }
 }
 

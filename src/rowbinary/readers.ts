@@ -14,7 +14,7 @@ import { structural, minWidth, objectKeyOptions } from '../plan/structural.js';
 import { keyText } from '../plan/key-text.js';
 import type { Cursor } from '../io/cursor.js';
 import { NEED_MORE } from '../io/need-more.js';
-import { DecodeFault, MAX_LENGTH, zeroWidthFault } from '../io/fault.js';
+import { DecodeFault, MAX_LENGTH, ZERO_WIDTH_PER_BYTE, zeroWidthFault } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
 import { copyBytes } from '../io/bytes.js';
@@ -41,7 +41,7 @@ function readCount(c: Cursor, min: number): number {
   const n = readVarUInt(c);
   if (n > MAX_LENGTH) throw new DecodeFault(`count ${n} exceeds the 1 GiB limit`, at);
   if (min > 0) ensure(c, n * min);
-  else if ((c.zeroLeft -= n) < 0) throw zeroWidthFault(n, at);
+  else if ((c.zeroLeft -= n) < -ZERO_WIDTH_PER_BYTE * (c.pos - c.zeroFrom)) throw zeroWidthFault(n, at);
   return n;
 }
 

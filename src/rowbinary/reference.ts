@@ -14,7 +14,7 @@ import { structural, objectKeyOptions } from '../plan/structural.js';
 import { keyText } from '../plan/key-text.js';
 import { ChwireDecodeError, ChwireTypeError } from '../errors.js';
 import { NEED_MORE } from '../io/need-more.js';
-import { DecodeFault, MAX_LENGTH, MAX_ZERO_WIDTH_VALUES, zeroWidthFault } from '../io/fault.js';
+import { DecodeFault, MAX_LENGTH, MAX_ZERO_WIDTH_VALUES, ZERO_WIDTH_PER_BYTE, zeroWidthFault } from '../io/fault.js';
 import { utf8DecodeStandard } from '../io/utf8.js';
 import { readBinaryType } from '../types/binary.js';
 import { decimalToString, decimalToNumber } from '../convert/decimal.js';
@@ -34,11 +34,14 @@ export class ByteReader {
   last: number;
   /** What is left of the body's budget of values that take no bytes (io/fault.ts). */
   zeroLeft = MAX_ZERO_WIDTH_VALUES;
+  /** Where `zeroLeft` was taken: each byte read after it earns ZERO_WIDTH_PER_BYTE more. */
+  zeroFrom: number;
   /** datetime: 'text' formatters by zone, built once per reader (an Intl formatter is costly). */
   private zones: Map<string | undefined, ZoneText> | undefined;
   constructor(readonly bytes: Uint8Array, public pos: number, readonly end: number) {
     this.dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.last = pos;
+    this.zeroFrom = pos;
   }
 
   zoneText(zone: string | undefined): ZoneText {
@@ -88,7 +91,7 @@ export class ByteReader {
   /** `n` items of which the first took no bytes (so all do): charge them, counted at `at`. */
   chargeZeroWidth(n: number, at: number): void {
     this.zeroLeft -= n;
-    if (this.zeroLeft < 0) throw zeroWidthFault(n, at);
+    if (this.zeroLeft < -ZERO_WIDTH_PER_BYTE * (this.pos - this.zeroFrom)) throw zeroWidthFault(n, at);
   }
 
   bytesOf(n: number): Uint8Array { const p = this.take(n); const out = new Uint8Array(n); for (let i = 0; i < n; i++) out[i] = this.bytes[p + i]!; return out; }
@@ -277,7 +280,7 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
  * offset after the last complete row; when `final` is false a row cut by the end of the bytes is
  * left for later, when true it is a ChwireDecodeError (truncated body). `budget` carries what is left
  * of the body's zero-width budget (io/fault.ts) from call to call: the complete rows' charges are
- * taken from it, an incomplete row's are not.
+ * taken from it and their bytes' credit added, an incomplete row's are not.
  */
 export function decodeReferenceRows(
   plan: RowPlan, bytes: Uint8Array, start: number, end: number, out: Row[], final: boolean, base = 0, rowBase = 0, limit = Infinity,
@@ -290,7 +293,7 @@ export function decodeReferenceRows(
   while (r.pos < end && out.length - first < limit) {
     const rowStart = r.pos;
     // An incomplete row gives back what it charged: it is read again when its bytes are in.
-    budget.zeroLeft = r.zeroLeft;
+    budget.zeroLeft = r.zeroLeft + ZERO_WIDTH_PER_BYTE * (rowStart - start);
     const cells: unknown[] = [];
     for (const c of cols) {
       try {
@@ -314,6 +317,6 @@ export function decodeReferenceRows(
       out.push(obj);
     }
   }
-  budget.zeroLeft = r.zeroLeft;
+  budget.zeroLeft = r.zeroLeft + ZERO_WIDTH_PER_BYTE * (r.pos - start);
   return r.pos;
 }
