@@ -1,6 +1,7 @@
 // A fuzzer over mutated real bodies: RowBinaryWithNamesAndTypes and Native bytes made by the
 // embedded engine for varied schemas (nested, nullable, LowCardinality, maps, Variant/Dynamic,
-// multi-block, and values that take no bytes), mutated by byte flips, truncation, insertion,
+// multi-block, and values that take no bytes; and Native bytes of the real 18.16 server when
+// CHWIRE_TEST_HTTP_URL is set), mutated by byte flips, truncation, insertion,
 // length prefixes inflated to huge values, and row/element counts set to 2^24 or 2^28.
 //
 // Every outcome must be a typed ChwireError or rows, where rows are what every decoding path of
@@ -19,6 +20,7 @@ import {
 } from '../src/codec.js';
 import { readHeader } from '../src/rowbinary/header.js';
 import { engineBytes } from './support/engine.js';
+import { REAL_URL } from './support/ch-server.js';
 
 const SCHEMAS = [
   'SELECT number AS n, toString(number) AS s, toInt8(number) AS i, number / 3 AS f FROM numbers(20)',
@@ -29,6 +31,11 @@ const SCHEMAS = [
   "SELECT map(number % 3, ()) AS mz, [tuple(tuple())] AS tz, toDecimal64(number / 3, 4) AS d, toDate('2020-01-01') + number AS dt, toDateTime64(number, 3, 'UTC') AS t64 FROM numbers(10)",
   "SELECT [number] :: Array(Nullable(UInt8)) AS an, CAST(if(number % 2 = 0, toString(number), number) AS Variant(String, UInt64)) AS v, [[(), ()]] :: Dynamic AS dz, number :: Dynamic AS dn FROM numbers(6)",
   'SELECT number AS n, toString(number * 7) AS s FROM numbers(30) SETTINGS max_block_size = 7',
+];
+/** Native bodies of the real 18.16 server too, when CHWIRE_TEST_HTTP_URL names one (Nothing, LowCardinality, nested arrays). */
+const OLD_SERVER = [
+  "SELECT number AS n, [toString(number), ''] AS a, NULL AS z, [] AS e, toLowCardinality(toString(number % 3)) AS lc FROM numbers(12)",
+  'SELECT [[number, 1], []] AS aa, (number, toString(number)) AS t, toNullable(toInt32(number)) AS ni FROM numbers(9) SETTINGS max_block_size = 4',
 ];
 /** Native only: a row of only empty tuples (RowBinary refuses such a schema). */
 const NATIVE_ONLY = ['SELECT tuple() AS t FROM numbers(6)', 'SELECT tuple() AS t, tuple(tuple()) AS u, number AS n FROM numbers(9) SETTINGS max_block_size = 4'];
@@ -57,8 +64,16 @@ before(async () => {
     const first = h.columns[0]!.type.kind;
     bodies.push({ format: 'rb', bytes: rb, rows: decodeRowBinary(rb).rows, countAt: [0, ...(first === 'Array' || first === 'Map' ? [h.offset] : [])] });
   }
-  for (const sql of [...SCHEMAS, ...NATIVE_ONLY]) {
-    const nb = await engineBytes(sql, 'Native');
+  const old: Uint8Array[] = [];
+  if (REAL_URL !== undefined && REAL_URL !== '') {
+    for (const sql of OLD_SERVER) {
+      const r = await fetch(`${REAL_URL}/?default_format=Native`, { method: 'POST', body: sql });
+      assert.equal(r.status, 200, await r.clone().text());
+      old.push(new Uint8Array(await r.arrayBuffer()));
+    }
+  }
+  for (const sql of [...SCHEMAS, ...NATIVE_ONLY, ...old]) {
+    const nb = typeof sql === 'string' ? await engineBytes(sql, 'Native') : sql;
     // Every block's row count (the VarUInt after its column count).
     const countAt: number[] = [];
     const d = createNativeDecoder();
@@ -160,7 +175,7 @@ function mutate(b: Body, kind: (typeof KINDS)[number], x: number, y: number): { 
 const FUZZ_MS = Number(process.env['FUZZ_MS'] ?? 10_000);
 
 test('fuzz: mutated engine bodies give a typed error or rows every path agrees on, each case bounded in time and memory', (t) => {
-  assert.ok(bodies.length === SCHEMAS.length * 2 + NATIVE_ONLY.length);
+  assert.ok(bodies.length >= SCHEMAS.length * 2 + NATIVE_ONLY.length);
   const seen = { cases: 0, errors: 0, rows: 0 };
   const perKind = new Map<string, number>();
   fc.assert(fc.property(
@@ -186,7 +201,7 @@ test('fuzz: mutated engine bodies give a typed error or rows every path agrees o
       }
     },
   ), { numRuns: 1_000_000, interruptAfterTimeLimit: FUZZ_MS, markInterruptAsFailure: false });
-  t.diagnostic(`${seen.cases} cases (${seen.errors} typed errors, ${seen.rows} results): ${[...perKind].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  t.diagnostic(`${bodies.length} bodies, ${seen.cases} cases (${seen.errors} typed errors, ${seen.rows} results): ${[...perKind].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   assert.ok(seen.cases > 100, `ran ${seen.cases} cases`);
   for (const k of KINDS) assert.ok((perKind.get(k) ?? 0) > 5, `kind ${k} ran ${perKind.get(k) ?? 0} times`);
   assert.ok(seen.errors > 0 && seen.rows > 0, `errors ${seen.errors}, rows ${seen.rows}`);
