@@ -6,6 +6,11 @@
 // `need` is a hint written just before NEED_MORE is thrown: the absolute position (in this
 // buffer) that must exist before a retry can get further (0 when unknown). Stream decoders use it
 // to wait for a big value to arrive whole instead of retrying on every chunk.
+// `zeroLeft` is what is left of the body's budget of values that take no bytes (io/fault.ts,
+// MAX_ZERO_WIDTH_VALUES) as of `zeroFrom` (a position in u8), which earns ZERO_WIDTH_PER_BYTE more
+// per byte after it: RowBinary readers charge such counts to it; its owner resets it per body and
+// credits the bytes read when a call ends.
+import { MAX_ZERO_WIDTH_VALUES } from './fault.js';
 
 export interface Cursor {
   u8: Uint8Array;
@@ -13,10 +18,12 @@ export interface Cursor {
   pos: number;
   end: number;
   need: number;
+  zeroLeft: number;
+  zeroFrom: number;
 }
 
 export function createCursor(u8: Uint8Array, start = 0, end = u8.length): Cursor {
-  return { u8, dv: new DataView(u8.buffer, u8.byteOffset, u8.byteLength), pos: start, end, need: 0 };
+  return { u8, dv: new DataView(u8.buffer, u8.byteOffset, u8.byteLength), pos: start, end, need: 0, zeroLeft: MAX_ZERO_WIDTH_VALUES, zeroFrom: start };
 }
 
 /** Point an existing cursor at new bytes (keeps the object's hidden class stable). */

@@ -60,7 +60,7 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
   { types: 'Nullable(T)', values: [['', '`null`, or what T gives']] },
   { types: 'LowCardinality(T), SimpleAggregateFunction(f, T)', values: [['', 'what T gives']] },
   { types: 'Array(T), QBit(T, N)', values: [['', 'an array of what T gives']] },
-  { types: 'Tuple(T1, T2, …)', values: [['', 'an array']] },
+  { types: 'Tuple(T1, T2, …)', values: [['', 'an array; `Tuple()` is `[]` (a result whose every column is `Tuple()` reads only with `format: \'Native\'`: RowBinary cannot count its rows)']] },
   { types: 'Tuple(a T1, b T2, …)', values: [['', 'a plain object, element names as own properties in order (also `__proto__`)']] },
   { types: 'Nested(a T1, …)', values: [['', 'an array of plain objects (as Array(Tuple(a T1, …)))']] },
   {

@@ -44,6 +44,34 @@ export function objectKeyOptions(o: ResolvedValueOptions): ResolvedValueOptions 
   return { ...o, int64: 'string', int128: 'string', decimal: 'string', datetime: 'string', date: 'string', time: 'string', strings: 'string', uuid: 'string', maps: 'Map', float32: 'exact' };
 }
 
+/**
+ * Whether every value of `t` takes no bytes in RowBinary: empty tuples and tuples of them. (Nothing
+ * takes none either but has no values.) A count of such values is charged against the body's
+ * budget (io/fault.ts), and a row of only such columns cannot be counted at all.
+ */
+export function zeroWidth(t: TypeNode): boolean {
+  const s = structural(t);
+  return s.kind === 'Tuple' && s.elements.every(zeroWidth);
+}
+
+/**
+ * Whether reading `t` may charge the zero-width budget: it holds an Array or Map of items of
+ * minWidth 0, or a Dynamic/JSON value (whose types come with the data). Decided per schema.
+ */
+export function chargesZeroWidth(t: TypeNode): boolean {
+  const s = structural(t);
+  switch (s.kind) {
+    case 'Array': return minWidth(s.element) === 0 || chargesZeroWidth(s.element);
+    case 'Map': return minWidth(s.key) + minWidth(s.value) === 0 || chargesZeroWidth(s.key) || chargesZeroWidth(s.value);
+    case 'Nullable': return chargesZeroWidth(s.inner);
+    case 'Tuple': return s.elements.some(chargesZeroWidth);
+    case 'Variant': return s.members.some(chargesZeroWidth);
+    case 'Dynamic': return true;
+    case 'JSON': return true;
+    default: return false;
+  }
+}
+
 /** Fewest bytes one value of `t` can take (bounds array counts before allocating). */
 export function minWidth(t: TypeNode): number {
   const s = structural(t);

@@ -6,6 +6,9 @@
 // Variant are inlined up to MAX_INLINE_DEPTH levels of nesting; deeper subtrees, Dynamic and
 // JSON go through prebuilt readers (readers.ts). Server text (names, labels, zones) enters the
 // source only as Emitter.key() property keys; everything else through constants (emitter.ts).
+// A count of items that can take no bytes (empty tuples) is charged to the body's budget
+// (`cur.zeroLeft`, io/fault.ts) before anything is built; only a schema that can charge keeps the
+// budget at each row's start, to give back what an incomplete row charged.
 //
 // The emitted factory `(C, H) => decode` returns
 //   decode(u8, dv, p, end, out, cur): number
@@ -17,12 +20,13 @@ import type { TypeNode } from '../types/ast.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
 import type { RowPlan } from '../plan/resolve.js';
 import { hashKey } from '../codegen/compile.js';
-import { structural, minWidth, objectKeyOptions } from '../plan/structural.js';
+import { structural, minWidth, objectKeyOptions, chargesZeroWidth } from '../plan/structural.js';
 import { keyText } from '../plan/key-text.js';
 import { fixedWidth } from '../types/ast.js';
 import { Emitter } from '../codegen/emitter.js';
 import { isScalar, scalarExpr } from './scalars.js';
 import { makeReader, assertDecodable } from './readers.js';
+import { ZERO_WIDTH_PER_BYTE } from '../io/fault.js';
 
 /** Composite nesting inlined in generated code; deeper levels call prebuilt readers. */
 export const MAX_INLINE_DEPTH = 3;
@@ -62,13 +66,17 @@ function emitVarUInt(e: Emitter, n: string): void {
   e.line(`if (${n} < 128) p++; else { cur.pos = p; ${n} = H.readVarUInt(cur); p = cur.pos; }`);
 }
 
-/** Emit a count of items of at least `min` bytes each, checked before anything is allocated. */
+/**
+ * Emit a count of items of at least `min` bytes each, checked before anything is allocated. Items
+ * that may take no bytes (min 0: empty tuples) are charged to the body's budget (io/fault.ts).
+ */
 function emitCount(e: Emitter, n: string, min: number): void {
   emitVarUInt(e, n);
   if (min > 0) {
     e.line(`if (${n} * ${e.int(min)} > end - p) throw H.badLength(cur, p, ${n} * ${e.int(min)});`);
   } else {
     e.line(`if (${n} > H.MAX_LENGTH) throw H.fault("count beyond the 1 GiB limit", p);`);
+    e.line(`if ((cur.zeroLeft -= ${n}) < ${e.int(-ZERO_WIDTH_PER_BYTE)} * (p - cur.zeroFrom)) throw H.zeroWidthFault(${n}, p);`);
   }
 }
 
@@ -191,12 +199,17 @@ export function generateRowDecoder(plan: RowPlan): Generated {
   for (const c of cols) assertDecodable(c.type, c.name, c.typeText);
   const vars = cols.map(() => e.id('v'));
   const rowMin = cols.reduce((a, c) => a + minWidth(c.type), 0);
+  // Only a schema that can charge the zero-width budget keeps its value at the row's start, to
+  // give back what an incomplete row charged (it is decoded again when its bytes are in).
+  const charges = cols.some((c) => chargesZeroWidth(c.type));
 
   e.open('return function decode(u8, dv, p, end, out, cur) {');
   e.line('let rs = p;');
+  if (charges) e.line('let zs = cur.zeroLeft;');
   e.open('try {');
   e.open('while (p < end) {');
   e.line('rs = p;');
+  if (charges) e.line('zs = cur.zeroLeft;');
   if (vars.length > 0) e.line(`let ${vars.join(', ')};`);
   for (let i = 0; i < cols.length;) {
     // A run of fixed-width columns: one bounds check, reads at constant offsets.
@@ -227,6 +240,7 @@ export function generateRowDecoder(plan: RowPlan): Generated {
   e.close();
   e.mid('} catch (err) {');
   e.line('cur.pos = rs;');
+  if (charges) e.line('cur.zeroLeft = zs;');
   e.line('throw err;');
   e.close();
   e.line('return p;');

@@ -4,7 +4,7 @@
 // Invariant: pure functions of their arguments (plus the cursor they are handed); no module state
 // apart from immutable tables and one scratch buffer used synchronously inside bf16().
 import { NEED_MORE } from '../io/need-more.js';
-import { DecodeFault, MAX_LENGTH } from '../io/fault.js';
+import { DecodeFault, MAX_LENGTH, zeroWidthFault } from '../io/fault.js';
 import type { Cursor } from '../io/cursor.js';
 import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
@@ -79,7 +79,7 @@ function badEnum(value: number, p: number): never {
 
 export const H = {
   badBool, badEnum, copyBytes,
-  NEED_MORE, MAX_LENGTH, more, badLength, fault, bf16, readVarUInt, utf8Decode,
+  NEED_MORE, MAX_LENGTH, more, badLength, fault, zeroWidthFault, bf16, readVarUInt, utf8Decode,
   readUInt64Big, readInt64Big, readUInt64Number, readInt64Number, readUInt64String, readInt64String,
   readUIntBig, readIntBig, decimalText, decimalNumber,
   // Generated code's name for the exact Int64 read (io/bigint.ts).

@@ -4,7 +4,8 @@
 //
 // Invariant: a reader starts at c.pos, advances c.pos past exactly one value and returns it, or
 // throws NEED_MORE (c.need set) when the bytes end first, or a DecodeFault for corrupt bytes. No
-// length is trusted before it is checked against the bytes present (or the 1 GiB limit).
+// length is trusted before it is checked against the bytes present (or the 1 GiB limit), and a
+// count of items that take no bytes is charged to the body's budget (c.zeroLeft) first.
 import type { TypeNode, JsonType } from '../types/ast.js';
 import { readBinaryType } from '../types/binary.js';
 import { ChwireTypeError, ChwireDecodeError } from '../errors.js';
@@ -13,7 +14,7 @@ import { structural, minWidth, objectKeyOptions } from '../plan/structural.js';
 import { keyText } from '../plan/key-text.js';
 import type { Cursor } from '../io/cursor.js';
 import { NEED_MORE } from '../io/need-more.js';
-import { DecodeFault, MAX_LENGTH } from '../io/fault.js';
+import { DecodeFault, MAX_LENGTH, ZERO_WIDTH_PER_BYTE, zeroWidthFault } from '../io/fault.js';
 import { readVarUInt } from '../io/varint.js';
 import { utf8Decode } from '../io/utf8.js';
 import { copyBytes } from '../io/bytes.js';
@@ -31,12 +32,16 @@ function ensure(c: Cursor, n: number): void {
   }
 }
 
-/** A count of items that take at least `min` bytes each, checked against the bytes present. */
+/**
+ * A count of items that take at least `min` bytes each, checked against the bytes present; items
+ * that may take no bytes (min 0) are charged to the body's zero-width budget instead.
+ */
 function readCount(c: Cursor, min: number): number {
   const at = c.pos;
   const n = readVarUInt(c);
   if (n > MAX_LENGTH) throw new DecodeFault(`count ${n} exceeds the 1 GiB limit`, at);
   if (min > 0) ensure(c, n * min);
+  else if ((c.zeroLeft -= n) < -ZERO_WIDTH_PER_BYTE * (c.pos - c.zeroFrom)) throw zeroWidthFault(n, at);
   return n;
 }
 

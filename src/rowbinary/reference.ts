@@ -14,7 +14,7 @@ import { structural, objectKeyOptions } from '../plan/structural.js';
 import { keyText } from '../plan/key-text.js';
 import { ChwireDecodeError, ChwireTypeError } from '../errors.js';
 import { NEED_MORE } from '../io/need-more.js';
-import { DecodeFault, MAX_LENGTH } from '../io/fault.js';
+import { DecodeFault, MAX_LENGTH, MAX_ZERO_WIDTH_VALUES, ZERO_WIDTH_PER_BYTE, zeroWidthFault } from '../io/fault.js';
 import { utf8DecodeStandard } from '../io/utf8.js';
 import { readBinaryType } from '../types/binary.js';
 import { decimalToString, decimalToNumber } from '../convert/decimal.js';
@@ -32,11 +32,16 @@ import type { Row } from '../stream-decoder.js';
 export class ByteReader {
   readonly dv: DataView;
   last: number;
+  /** What is left of the body's budget of values that take no bytes (io/fault.ts). */
+  zeroLeft = MAX_ZERO_WIDTH_VALUES;
+  /** Where `zeroLeft` was taken: each byte read after it earns ZERO_WIDTH_PER_BYTE more. */
+  zeroFrom: number;
   /** datetime: 'text' formatters by zone, built once per reader (an Intl formatter is costly). */
   private zones: Map<string | undefined, ZoneText> | undefined;
   constructor(readonly bytes: Uint8Array, public pos: number, readonly end: number) {
     this.dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.last = pos;
+    this.zeroFrom = pos;
   }
 
   zoneText(zone: string | undefined): ZoneText {
@@ -81,6 +86,12 @@ export class ByteReader {
     const n = this.varUInt();
     if (n > MAX_LENGTH) throw new DecodeFault(`count ${n} exceeds the 1 GiB limit`, this.last);
     return n;
+  }
+
+  /** `n` items of which the first took no bytes (so all do): charge them, counted at `at`. */
+  chargeZeroWidth(n: number, at: number): void {
+    this.zeroLeft -= n;
+    if (this.zeroLeft < -ZERO_WIDTH_PER_BYTE * (this.pos - this.zeroFrom)) throw zeroWidthFault(n, at);
   }
 
   bytesOf(n: number): Uint8Array { const p = this.take(n); const out = new Uint8Array(n); for (let i = 0; i < n; i++) out[i] = this.bytes[p + i]!; return out; }
@@ -170,7 +181,13 @@ export function readValue(r: ByteReader, t: TypeNode, o: ResolvedValueOptions): 
     case 'Array': {
       const n = r.count();
       const out: unknown[] = [];
-      for (let i = 0; i < n; i++) out.push(readValue(r, s.element, o));
+      if (n === 0) return out;
+      const countAt = r.last;
+      const at = r.pos;
+      out.push(readValue(r, s.element, o));
+      // Elements that take no bytes (empty tuples): the count alone is charged, before the rest.
+      if (r.pos === at) r.chargeZeroWidth(n, countAt);
+      for (let i = 1; i < n; i++) out.push(readValue(r, s.element, o));
       return out;
     }
     case 'Tuple': {
@@ -181,10 +198,13 @@ export function readValue(r: ByteReader, t: TypeNode, o: ResolvedValueOptions): 
     }
     case 'Map': {
       const n = r.count();
+      const countAt = r.last;
       const entries: [unknown, unknown][] = [];
       for (let i = 0; i < n; i++) {
+        const at = r.pos;
         const k = readValue(r, s.key, o.maps === 'Map' ? o : objectKeyOptions(o));
         entries.push([k, readValue(r, s.value, o)]);
+        if (i === 0 && r.pos === at) r.chargeZeroWidth(n, countAt);
       }
       if (o.maps === 'Map') return new Map(entries);
       const obj: Record<string, unknown> = {};
@@ -258,14 +278,22 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
  * Decode rows of `plan` from bytes[start, end) into `out`. `base` is the absolute body offset of
  * `bytes[0]` and `rowBase` the number of rows before `start`, for error messages. Returns the
  * offset after the last complete row; when `final` is false a row cut by the end of the bytes is
- * left for later, when true it is a ChwireDecodeError (truncated body).
+ * left for later, when true it is a ChwireDecodeError (truncated body). `budget` carries what is left
+ * of the body's zero-width budget (io/fault.ts) from call to call: the complete rows' charges are
+ * taken from it and their bytes' credit added, an incomplete row's are not.
  */
-export function decodeReferenceRows(plan: RowPlan, bytes: Uint8Array, start: number, end: number, out: Row[], final: boolean, base = 0, rowBase = 0, limit = Infinity): number {
+export function decodeReferenceRows(
+  plan: RowPlan, bytes: Uint8Array, start: number, end: number, out: Row[], final: boolean, base = 0, rowBase = 0, limit = Infinity,
+  budget: { zeroLeft: number } = { zeroLeft: MAX_ZERO_WIDTH_VALUES },
+): number {
   const r = new ByteReader(bytes, start, end);
+  r.zeroLeft = budget.zeroLeft;
   const cols = plan.columns;
   const first = out.length;
   while (r.pos < end && out.length - first < limit) {
     const rowStart = r.pos;
+    // An incomplete row gives back what it charged: it is read again when its bytes are in.
+    budget.zeroLeft = r.zeroLeft + ZERO_WIDTH_PER_BYTE * (rowStart - start);
     const cells: unknown[] = [];
     for (const c of cols) {
       try {
@@ -289,5 +317,6 @@ export function decodeReferenceRows(plan: RowPlan, bytes: Uint8Array, start: num
       out.push(obj);
     }
   }
+  budget.zeroLeft = r.zeroLeft + ZERO_WIDTH_PER_BYTE * (r.pos - start);
   return r.pos;
 }

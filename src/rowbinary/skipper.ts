@@ -5,7 +5,8 @@
 // chunk, so a row is scanned once overall and decoded once, when complete.
 //
 // Invariant: the scanner only measures. It reads length prefixes, flags, discriminators and type
-// encodings, allocates nothing per value, and never reports an end beyond the bytes present.
+// encodings, allocates nothing per value, and never reports an end beyond the bytes present; an
+// array or map of fixed-width items (empty tuples too) is measured in one step, not per item.
 // Anything odd (a length beyond the 1 GiB limit, a bad discriminator, a value of type Nothing)
 // is reported as CORRUPT and left to the decoder, which produces the precise error.
 import type { TypeNode, JsonType } from '../types/ast.js';
@@ -106,8 +107,16 @@ export class RowScanner {
       case 'Array': case 'Map': {
         const n = readCount(b, p, end);
         if (n.value < 0) return n.value;
-        f.idx++;
         const seq = t.kind === 'Array' ? [t.element] : [t.key, t.value];
+        // Items of one fixed width (none for empty tuples) are measured at once, not one by one:
+        // a count is never a loop of its size here (the decoder bounds zero-width counts).
+        const w = seqWidth(seq);
+        if (w >= 0) {
+          if (n.end + n.value * w > end) return SCAN_MORE;
+          f.idx++;
+          return n.end + n.value * w;
+        }
+        f.idx++;
         if (n.value > 0) stack.push({ seq, idx: 0, reps: n.value });
         return n.end;
       }
@@ -151,6 +160,17 @@ export class RowScanner {
         return SCAN_CORRUPT;
     }
   }
+}
+
+/** Bytes of one run of `seq` when every item is fixed-width, else -1. */
+function seqWidth(seq: readonly TypeNode[]): number {
+  let w = 0;
+  for (const x of seq) {
+    const v = fixedWidth(structural(x));
+    if (v < 0) return -1;
+    w += v;
+  }
+  return w;
 }
 
 /** A VarUInt at p: its value and end, or value SCAN_MORE / SCAN_CORRUPT. */

@@ -4,9 +4,11 @@
   const k2 = C[2];
   return function decode(u8, dv, p, end, out, cur) {
     let rs = p;
+    let zs = cur.zeroLeft;
     try {
       while (p < end) {
         rs = p;
+        zs = cur.zeroLeft;
         let v0, v1, v2, v3, v4;
         if (p >= end) throw H.more(cur, p + 1);
         const f5 = u8[p];
@@ -80,6 +82,7 @@
       }
     } catch (err) {
       cur.pos = rs;
+      cur.zeroLeft = zs;
       throw err;
     }
     return p;

@@ -3,9 +3,11 @@
   const k1 = C[1];
   return function decode(u8, dv, p, end, out, cur) {
     let rs = p;
+    let zs = cur.zeroLeft;
     try {
       while (p < end) {
         rs = p;
+        zs = cur.zeroLeft;
         let v0, v1, v2, v3, v4, v5;
         if (p >= end) throw H.more(cur, p + 1);
         let n6 = u8[p];
@@ -49,6 +51,7 @@
       }
     } catch (err) {
       cur.pos = rs;
+      cur.zeroLeft = zs;
       throw err;
     }
     return p;

@@ -27,7 +27,7 @@ import type { Cursor, NativeCursor } from '../../io/cursor.js';
 import { DecodeFault, MAX_LENGTH, fault } from '../../io/fault.js';
 import { readVarUInt } from '../../io/varint.js';
 import { utf8Decode } from '../../io/utf8.js';
-import { need, hasWidth } from './column-readers.js';
+import { need } from './column-readers.js';
 
 export interface ColumnSlot<R> {
   readonly name: string;
@@ -146,8 +146,9 @@ export function readBlock<R>(
         const name = readString(c);
         p.column = name;
         slot = cache.get(name, cache.binaryTypes ? readBinaryTypeText(c) : readString(c));
-        // Every row of a column with width takes ≥ 1 byte: an exact lower bound before allocating.
-        if (p.rows > 0 && hasWidth(slot.node)) need(c, p.rows);
+        // Every row of every column takes ≥ 1 byte (an empty tuple too, column-readers.ts): an
+        // exact lower bound before allocating.
+        if (p.rows > 0) need(c, p.rows);
       }
       if (p.rows > 0) {
         c.resume = -1;

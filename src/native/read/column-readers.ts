@@ -296,13 +296,11 @@ export function readOffsets(c: Cursor, n: number): Float64Array {
   return ends;
 }
 
-/** Whether every value of `t` takes at least one byte (all types but an empty tuple). */
-export function hasWidth(t: TypeNode): boolean {
-  if (t.kind === 'Tuple' || t.kind === 'Nested') return t.elements.some(hasWidth);
-  return true;
-}
+// Every value of every type takes at least one byte in Native: an empty tuple too (the engine
+// writes one placeholder byte per value, as for Nothing). So a count (rows, array and map sizes)
+// is always bounded by the bytes present before anything of that size is allocated.
 
-function arrayReader(element: ColumnReader, elementHasWidth: boolean): ColumnReader {
+function arrayReader(element: ColumnReader): ColumnReader {
   return {
     prefix(c) { element.prefix(c); },
     read(c, n) {
@@ -310,7 +308,7 @@ function arrayReader(element: ColumnReader, elementHasWidth: boolean): ColumnRea
       const ends = readOffsets(c, n);
       const total = ends[n - 1]!;
       // A lower bound before anything of `total` elements is allocated (corrupt offsets, streams).
-      if (elementHasWidth) need(c, total);
+      need(c, total);
       const flat = total === 0 ? [] : element.read(c, total);
       const out = new Array<unknown>(n);
       let start = 0;
@@ -332,6 +330,15 @@ function tupleReader(elements: readonly ColumnReader[], names: readonly string[]
     prefix(c) { for (const e of elements) e.prefix(c); },
     read(c, n) {
       if (n === 0) return [];
+      if (m === 0) {
+        // Tuple(): one placeholder byte per value (the engine writes '0' and skips it on read, as
+        // for Nothing). Reading it keeps the row count bounded by the bytes.
+        need(c, n);
+        c.pos += n;
+        const empty = new Array<unknown>(n);
+        for (let i = 0; i < n; i++) empty[i] = names === undefined ? [] : {};
+        return empty;
+      }
       const cols = elements.map((e) => e.read(c, n));
       const out = new Array<unknown>(n);
       for (let i = 0; i < n; i++) {
@@ -350,14 +357,14 @@ function tupleReader(elements: readonly ColumnReader[], names: readonly string[]
   };
 }
 
-function mapReader(key: ColumnReader, value: ColumnReader, asMap: boolean, keyHasWidth: boolean, kt: KeyText = String): ColumnReader {
+function mapReader(key: ColumnReader, value: ColumnReader, asMap: boolean, kt: KeyText = String): ColumnReader {
   return {
     prefix(c) { key.prefix(c); value.prefix(c); },
     read(c, n) {
       if (n === 0) return [];
       const ends = readOffsets(c, n);
       const total = ends[n - 1]!;
-      if (keyHasWidth) need(c, total);
+      need(c, total);
       const keys = total === 0 ? [] : key.read(c, total);
       const vals = total === 0 ? [] : value.read(c, total);
       const out = new Array<unknown>(n);
@@ -535,14 +542,14 @@ export function columnReader(t: TypeNode, ctx: ReaderContext, text: string): Col
       return lowCardinalityReader(columnReader(nullable ? (t.inner as { inner: TypeNode }).inner : t.inner, ctx, text), nullable);
     }
     case 'SimpleAggregateFunction': return columnReader(t.inner, ctx, text);
-    case 'Array': return arrayReader(columnReader(t.element, ctx, text), hasWidth(t.element));
+    case 'Array': return arrayReader(columnReader(t.element, ctx, text));
     case 'Tuple': return tupleReader(t.elements.map((e) => columnReader(e, ctx, text)), t.names);
-    case 'Nested': return arrayReader(tupleReader(t.elements.map((e) => columnReader(e, ctx, text)), t.names), hasWidth(t));
+    case 'Nested': return arrayReader(tupleReader(t.elements.map((e) => columnReader(e, ctx, text)), t.names));
     case 'Map': {
       // Keys of a Map decoded as a plain object become property names: decode them as canonical
       // text whatever the value options (the same rule as the RowBinary decoders).
       const keyCtx = o.maps === 'Map' ? ctx : { ...ctx, o: objectKeyOptions(o) };
-      return mapReader(columnReader(t.key, keyCtx, text), columnReader(t.value, ctx, text), o.maps === 'Map', hasWidth(t.key), o.maps === 'Map' ? undefined : keyText(t.key));
+      return mapReader(columnReader(t.key, keyCtx, text), columnReader(t.value, ctx, text), o.maps === 'Map', o.maps === 'Map' ? undefined : keyText(t.key));
     }
     case 'Variant': return variantReader(t.members.map((m) => columnReader(m, ctx, text)));
     case 'Point': return columnReader(POINT, ctx, text);

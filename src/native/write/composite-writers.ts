@@ -121,6 +121,8 @@ export function tupleWriter(elements: readonly ColumnWriter[], names: readonly s
         throw failedAt(e, i);
       }
       for (let k = 0; k < m; k++) elements[k]!.data(cols[k]!, sink);
+      // Tuple(): one placeholder byte per value, as the engine writes and reads it (like Nothing).
+      if (m === 0) sink.view(new Uint8Array(n).fill(0x30));
     },
     accepts: (v) => (Array.isArray(v) && v.length === m) || (names !== undefined && typeof v === 'object' && v !== null && !isList(v)),
   };
