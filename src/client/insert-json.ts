@@ -92,9 +92,10 @@ export function jsonValue(v: unknown, row: number, path: string, stack: object[]
 
 /**
  * The body of a JSON-row-format insert: objects (and arrays, for the JSONCompact… formats) become
- * lines; bytes and strings given among them pass as they are.
+ * lines (through `rowText`, the table's typed plan, when there is one: insert-json-rows.ts); bytes
+ * and strings given among them pass as they are.
  */
-export async function* jsonRowBytes(rows: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<Uint8Array> {
+export async function* jsonRowBytes(rows: AsyncIterable<unknown> | Iterable<unknown>, rowText?: (r: object, row: number) => string): AsyncGenerator<Uint8Array> {
   let buf = '';
   let row = 0;
   for await (const r of rows as AsyncIterable<unknown>) {
@@ -103,7 +104,7 @@ export async function* jsonRowBytes(rows: AsyncIterable<unknown> | Iterable<unkn
       yield typeof r === 'string' ? encoder.encode(r) : r;
     } else {
       if (typeof r !== 'object' || r === null) fail(row, '', 'a row that is an object (or an array, for the JSONCompact… formats)', r);
-      buf += `${jsonValue(r, row, '', [])}\n`;
+      buf += `${rowText === undefined ? jsonValue(r, row, '', []) : rowText(r, row)}\n`;
       if (buf.length >= CHUNK) { yield encoder.encode(buf); buf = ''; }
     }
     row++;

@@ -134,15 +134,20 @@ const stringWriter: ColumnWriter = {
 
 const utf8 = new TextEncoder();
 
-function fixedStringWriter(size: number): ColumnWriter {
+/** Writes a FixedString(size) value at out[o, o + size) (zero padding is the caller's), or fails. */
+export function fixedStringPut(size: number): (v: unknown, out: Uint8Array, o: number) => void {
   const expected = `a string or Uint8Array of at most ${size} bytes`;
-  const put = (v: unknown, out: Uint8Array, o: number): void => {
+  return (v, out, o) => {
     if (typeof v === 'string') {
       const r = utf8.encodeInto(v, out.subarray(o, o + size));
       if (r.read !== v.length) fail(expected, v);
     } else if (v instanceof Uint8Array && v.length <= size) out.set(v, o);
     else fail(expected, v);
   };
+}
+
+function fixedStringWriter(size: number): ColumnWriter {
+  const put = fixedStringPut(size);
   const scratch = new Uint8Array(size);
   return {
     zero: '',
@@ -167,7 +172,8 @@ function fixedStringWriter(size: number): ColumnWriter {
   };
 }
 
-function enumCoercer(t: Extract<TypeNode, { kind: 'Enum8' | 'Enum16' }>): (v: unknown) => number {
+/** An Enum value (label or number) → its number, or fails. */
+export function enumCoercer(t: Extract<TypeNode, { kind: 'Enum8' | 'Enum16' }>): (v: unknown) => number {
   const byLabel = new Map<string, number>();
   const values = new Set<number>();
   for (const e of t.entries) {
