@@ -399,7 +399,7 @@ export function columnWriter(t: TypeNode, text: string, zones: (columnZone: stri
     case 'Variant': {
       // Discriminators number the members sorted by type name, whatever order the type text lists them in.
       const members = t.members.map((m) => ({ name: printType(m), m })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return variantWriter(members.map((x) => sub(x.m)), members.map((x) => x.m.kind));
+      return variantWriter(members.map((x) => sub(x.m)), members.map((x) => x.m), members.map((x) => x.name));
     }
     case 'JSON': return jsonWriter;
     case 'Nothing': return nothingWriter;
