@@ -17,6 +17,7 @@ import { printType } from '../../types/print.js';
 import { parseType } from '../../types/parse.js';
 import type { ByteSink } from './sink.js';
 import { failedAt, remap, isList, type ColumnWriter } from './writer-core.js';
+import { keyFromText } from './key-from-text.js';
 import { nullableWriter, arrayWriter, tupleWriter, mapWriter, lowCardinalityWriter, variantWriter } from './composite-writers.js';
 
 import {
@@ -395,7 +396,7 @@ export function columnWriter(t: TypeNode, text: string, zones: (columnZone: stri
     case 'Array': return arrayWriter(sub(t.element));
     case 'Tuple': return tupleWriter(t.elements.map((e) => sub(e)), t.names);
     case 'Nested': return arrayWriter(tupleWriter(t.elements.map((e) => sub(e)), t.names));
-    case 'Map': return mapWriter(sub(t.key), sub(t.value));
+    case 'Map': return mapWriter(sub(t.key), sub(t.value), keyFromText(t.key));
     case 'Variant': {
       // Discriminators number the members sorted by type name, whatever order the type text lists them in.
       const members = t.members.map((m) => ({ name: printType(m), m })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

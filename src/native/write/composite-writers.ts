@@ -128,7 +128,8 @@ export function tupleWriter(elements: readonly ColumnWriter[], names: readonly s
   };
 }
 
-export function mapWriter(key: ColumnWriter, value: ColumnWriter): ColumnWriter {
+/** `fromText`: how a plain object's property name becomes a key (key-from-text.ts; undefined: as it is). */
+export function mapWriter(key: ColumnWriter, value: ColumnWriter, fromText?: (k: string) => unknown): ColumnWriter {
   const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !isList(v) && !(v instanceof Map) && !(v instanceof Date);
   return {
     zero: {},
@@ -150,7 +151,7 @@ export function mapWriter(key: ColumnWriter, value: ColumnWriter): ColumnWriter 
           if (v instanceof Map) {
             for (const [k, x] of v) { keys.push(k); vals.push(x); }
           } else if (isPlain(v)) {
-            for (const k of Object.keys(v)) { keys.push(k); vals.push(v[k]); }
+            for (const k of Object.keys(v)) { keys.push(fromText === undefined ? k : fromText(k)); vals.push(v[k]); }
           } else fail('a Map or a plain object', v);
           ends[i] = keys.length;
         }
