@@ -1,6 +1,9 @@
 // Objects inserted with a JSON row format (`insert(table, rows, { format: 'JSONEachRow' })`):
 // each row serialised as one line of that format, as the server reads it, and sent in chunks of
-// about 64 KiB. What the server reads is what was meant: a bigint is a number literal with all its
+// about 64 KiB. JSONEachRow/JSONLines/NDJSON objects and JSONCompactEachRow arrays are written by
+// the table's column types (insert-json-rows.ts, json-values.ts); the rest, and the values of
+// Variant, Dynamic and JSON columns there, are written from the JS value by `jsonValue` below,
+// so that what the server reads is what was meant: a bigint is a number literal with all its
 // digits (read exactly by (U)Int64/128/256 and Decimal columns), a number as JSON writes it but
 // `-0` with its sign and NaN/±Infinity as "nan"/"inf"/"-inf" (JSON has no such literal; the
 // server reads these strings into Float columns), a Date as its Unix time in seconds with the
