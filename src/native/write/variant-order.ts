@@ -20,6 +20,8 @@ import type { TypeNode } from '../../types/ast.js';
 import { parseIso } from './encode-values.js';
 import { isList } from './writer-core.js';
 
+const utf8 = new TextEncoder();
+
 const PRIORITY_LIST = [
   'Array', 'Tuple', 'Map', 'AggregateFunction', 'Enum8', 'Enum16', 'UUID', 'IPv4', 'IPv6',
   'Int8', 'UInt8', 'Int16', 'UInt16', 'Int32', 'UInt32', 'Int64', 'UInt64', 'Int128', 'UInt128', 'Int256', 'UInt256',
@@ -161,7 +163,7 @@ export function takes(t0: TypeNode, v: unknown): boolean {
       if (int !== undefined) return inBits(int, 64, true);
       return s !== undefined && (/^[+-]?\d+$/.test(s) || /^-?\d+:\d{2}(:\d{2}(\.\d+)?)?$/.test(s));
     case 'String': return true;
-    case 'FixedString': return s !== undefined && new TextEncoder().encode(s).length <= t.length;
+    case 'FixedString': return s !== undefined && utf8.encode(s).length <= t.length;
     case 'UUID': return s !== undefined && UUID_TEXT.test(s);
     case 'IPv4': return s !== undefined && IPV4_TEXT.test(s);
     case 'IPv6': return s !== undefined && (IPV4_TEXT.test(s) || (s.includes(':') && /^[0-9a-fA-F:.]+$/.test(s)));
