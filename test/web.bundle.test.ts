@@ -33,7 +33,9 @@ after(() => rmSync(TMP, { recursive: true, force: true }));
  * interpreted decoders, the type parser, the transport, errors that say what went wrong);
  * docs/web.md "Bundle size" has the profile.
  */
-const BUDGET = { read: 58_500, worker: 78_500, full: 83_500 } as const;
+// (b) and (c) grew by 5 kB gz with issue 26 (JSON rows written by column type, the server's Variant
+// member order, Map keys read back from their text).
+const BUDGET = { read: 58_500, worker: 81_500, full: 86_500 } as const;
 
 /** `@opentelemetry/api` as in an app that does not install it: any import of it fails the build. */
 const noOtel: Plugin = {

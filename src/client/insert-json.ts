@@ -1,6 +1,9 @@
 // Objects inserted with a JSON row format (`insert(table, rows, { format: 'JSONEachRow' })`):
 // each row serialised as one line of that format, as the server reads it, and sent in chunks of
-// about 64 KiB. What the server reads is what was meant: a bigint is a number literal with all its
+// about 64 KiB. JSONEachRow/JSONLines/NDJSON objects and JSONCompactEachRow arrays are written by
+// the table's column types (insert-json-rows.ts, json-values.ts); the rest, and the values of
+// Variant, Dynamic and JSON columns there, are written from the JS value by `jsonValue` below,
+// so that what the server reads is what was meant: a bigint is a number literal with all its
 // digits (read exactly by (U)Int64/128/256 and Decimal columns), a number as JSON writes it but
 // `-0` with its sign and NaN/±Infinity as "nan"/"inf"/"-inf" (JSON has no such literal; the
 // server reads these strings into Float columns), a Date as its Unix time in seconds with the
@@ -92,9 +95,10 @@ export function jsonValue(v: unknown, row: number, path: string, stack: object[]
 
 /**
  * The body of a JSON-row-format insert: objects (and arrays, for the JSONCompact… formats) become
- * lines; bytes and strings given among them pass as they are.
+ * lines (through `rowText`, the table's typed plan, when there is one: insert-json-rows.ts); bytes
+ * and strings given among them pass as they are.
  */
-export async function* jsonRowBytes(rows: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<Uint8Array> {
+export async function* jsonRowBytes(rows: AsyncIterable<unknown> | Iterable<unknown>, rowText?: (r: object, row: number) => string): AsyncGenerator<Uint8Array> {
   let buf = '';
   let row = 0;
   for await (const r of rows as AsyncIterable<unknown>) {
@@ -103,7 +107,7 @@ export async function* jsonRowBytes(rows: AsyncIterable<unknown> | Iterable<unkn
       yield typeof r === 'string' ? encoder.encode(r) : r;
     } else {
       if (typeof r !== 'object' || r === null) fail(row, '', 'a row that is an object (or an array, for the JSONCompact… formats)', r);
-      buf += `${jsonValue(r, row, '', [])}\n`;
+      buf += `${rowText === undefined ? jsonValue(r, row, '', []) : rowText(r, row)}\n`;
       if (buf.length >= CHUNK) { yield encoder.encode(buf); buf = ''; }
     }
     row++;

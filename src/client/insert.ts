@@ -16,11 +16,12 @@
 //   source and the encoder never hold it for a whole insert.
 import { newQueryId } from './query-id.js';
 import { isJsonRowFormat, jsonRowBytes } from './insert-json.js';
+import { jsonRowShape, typedJsonRows } from './insert-json-rows.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
 import { NATIVE_TYPES_CONVERSION, serverTextZone } from './capabilities.js';
 import type { ClientCore } from './core.js';
-import type { QuerySummary } from '../transport/types.js';
+import type { QuerySummary, ServerInfo } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
 import { blockToken, checkInsertOptions, dedupBlockSettings, insertSettings } from './insert-options.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
@@ -107,7 +108,8 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   const [db, name] = splitTableName(table);
   const target = db !== undefined ? `${quoteIdentifier(db)}.${quoteIdentifier(name)}` : quoteIdentifier(name);
 
-  if (format !== 'Native') return sendBytes(core, target, format, rows, opts, auto);
+  // Objects (arrays) in a JSON row format are written by the table's column types (insert-json-rows.ts).
+  if (format !== 'Native') return jsonRowShape(format) !== undefined && !isByteStream(rows) ? sendJsonRows(core, table, target, format, rows, opts, auto, caps.nativeTypeCheck ? SCHEMA_TTL_MS : 0, info) : sendBytes(core, target, format, rows, opts, auto);
   // Native takes rows to encode, or Native bytes made elsewhere (Buffers, or a byte-mode Readable).
   if (isByteStream(rows)) return sendBytes(core, target, format, rows, opts, auto);
 
@@ -382,6 +384,15 @@ async function encodeAndSendColumns(
 function isByteStream(rows: unknown): boolean {
   const r = rows as ReadableLike;
   return typeof r.pipe === 'function' && r.readableObjectMode === false;
+}
+
+/** Rows in a JSON row format typed by the table's columns, or (bytes or strings first) sent as given. */
+async function sendJsonRows(core: ClientCore, table: string, target: string, format: string, rows: InsertInput | InsertBytes, opts: InsertOptions, auto: Record<string, string>, maxAge: number, info: ServerInfo): Promise<InsertResult> {
+  const typed = await typedJsonRows(core, table, format, rows as Iterable<unknown> | AsyncIterable<unknown>, opts, info, core.settingsFor(opts, auto), maxAge);
+  if (!('rowText' in typed)) return sendBytes(core, target, format, typed.rows as InsertInput, opts, auto);
+  const body = () => jsonRowBytes(typed.rows, typed.rowText);
+  const replay = opts.deduplicationToken !== undefined && Array.isArray(rows);
+  return send(core, `INSERT INTO ${target} (${typed.columns.map(quoteIdentifier).join(', ')}) FORMAT ${format}`, replay ? body : body(), opts, auto, replay);
 }
 
 /** Sends bytes already in `format` (Buffers, Uint8Arrays, or strings as UTF-8) as the body. */

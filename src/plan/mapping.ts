@@ -82,6 +82,29 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
   { types: 'AggregateFunction(…)', values: [['', 'refused: ChwireTypeError naming the column when the decoder is built (states have no length prefix); select `finalizeAggregation(x)` or `hex(x)`']] },
 ];
 
+/**
+ * What `fetch` returns under the default options and does not insert back as the same value
+ * (fetch → insert into the same column type → fetch is the identity for every other type; tested
+ * by test/insert.roundtrip.property.test.ts), with the option that keeps it.
+ */
+export interface LossyDefault {
+  /** A stable name (the round-trip test refers to rows by it). */
+  readonly key: string;
+  readonly types: string;
+  readonly loses: string;
+  readonly lossless: string;
+  /** The decode options of `lossless` (the test reads with them and expects the identity). */
+  readonly options: Readonly<Record<string, string>>;
+}
+
+export const LOSSY_DEFAULTS: readonly LossyDefault[] = [
+  { key: 'datetime64', types: 'DateTime64(P) with P > 3', loses: 'the digits below the millisecond (a `Date` holds milliseconds)', lossless: "`datetime: 'string'` (ISO text with P digits; also `'text'`)", options: { datetime: 'string' } },
+  { key: 'strings', types: 'String, FixedString(N) holding bytes that are no UTF-8', loses: 'the invalid bytes (each becomes U+FFFD)', lossless: "`strings: 'bytes'`", options: { strings: 'bytes' } },
+  { key: 'string-keys', types: 'Map(String, V) whose keys are bytes that are no UTF-8', loses: 'the invalid bytes of the keys (property names are text)', lossless: "`maps: 'Map'` with `strings: 'bytes'`", options: { maps: 'Map', strings: 'bytes' } },
+  { key: 'float-keys', types: "Map(Float32/Float64, V) read with `maps: 'Map'` (not the default)", loses: 'the sign of a `-0` key (a JS Map key -0 is 0), and two keys `0` and `-0` become one', lossless: "the default `maps: 'object'` (the key `\"-0\"`)", options: {} },
+  { key: 'variant', types: 'Variant(…) whose value another member reads first', loses: "the member: a value is inserted into the member the server reads it into from JSON (a String member's `'5'` into a UInt64 member listed with it)", lossless: 'none: insert such values as the member type through SQL (`CAST`)', options: {} },
+];
+
 /** docs/types.md. */
 export function renderTypeMapping(): string {
   const lines = [
@@ -91,7 +114,8 @@ export function renderTypeMapping(): string {
     '',
     'Options are set for the whole result (`decodeRowBinary(bytes, { int64: \'number\' })`) or per column',
     '(`{ columns: { id: { int64: \'string\' } } }`); the first value listed is the default. Every',
-    'default is lossless except DateTime64 with P > 3 as `Date`.',
+    'default is lossless (what `fetch` returns inserts back as the same value) except the cases in',
+    '[Lossy defaults](#lossy-defaults).',
     '',
     '| ClickHouse type | Option | JavaScript value |',
     '|---|---|---|',
@@ -104,6 +128,18 @@ export function renderTypeMapping(): string {
     });
   }
   lines.push(
+    '',
+    '## Lossy defaults',
+    '',
+    'What `fetch` returns under the default options inserts back (Native, the default insert format)',
+    'into the same column type as the same value, except here:',
+    '',
+    '| ClickHouse type | The default loses | Lossless option |',
+    '|---|---|---|',
+    ...LOSSY_DEFAULTS.map((r) => `| ${esc(r.types)} | ${esc(r.loses)} | ${esc(r.lossless)} |`),
+    '',
+    'Map keys read with `maps: \'object\'` insert back as they are printed: Bool keys `"true"`/`"false"`,',
+    'Array, Tuple and Map keys as their text (`"[1,2]"`, `"(1,\'x\')"`), read back into the key type.',
     '',
     '**Rows.** `rows: \'object\'` (default): one plain object per row, column names as own properties in',
     'column order, built by one object literal so every row shares one hidden class (`__proto__`,',

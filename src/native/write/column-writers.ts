@@ -17,6 +17,7 @@ import { printType } from '../../types/print.js';
 import { parseType } from '../../types/parse.js';
 import type { ByteSink } from './sink.js';
 import { failedAt, remap, isList, type ColumnWriter } from './writer-core.js';
+import { keyFromText } from './key-from-text.js';
 import { nullableWriter, arrayWriter, tupleWriter, mapWriter, lowCardinalityWriter, variantWriter } from './composite-writers.js';
 
 import {
@@ -134,15 +135,20 @@ const stringWriter: ColumnWriter = {
 
 const utf8 = new TextEncoder();
 
-function fixedStringWriter(size: number): ColumnWriter {
+/** Writes a FixedString(size) value at out[o, o + size) (zero padding is the caller's), or fails. */
+export function fixedStringPut(size: number): (v: unknown, out: Uint8Array, o: number) => void {
   const expected = `a string or Uint8Array of at most ${size} bytes`;
-  const put = (v: unknown, out: Uint8Array, o: number): void => {
+  return (v, out, o) => {
     if (typeof v === 'string') {
       const r = utf8.encodeInto(v, out.subarray(o, o + size));
       if (r.read !== v.length) fail(expected, v);
     } else if (v instanceof Uint8Array && v.length <= size) out.set(v, o);
     else fail(expected, v);
   };
+}
+
+function fixedStringWriter(size: number): ColumnWriter {
+  const put = fixedStringPut(size);
   const scratch = new Uint8Array(size);
   return {
     zero: '',
@@ -167,7 +173,8 @@ function fixedStringWriter(size: number): ColumnWriter {
   };
 }
 
-function enumCoercer(t: Extract<TypeNode, { kind: 'Enum8' | 'Enum16' }>): (v: unknown) => number {
+/** An Enum value (label or number) → its number, or fails. */
+export function enumCoercer(t: Extract<TypeNode, { kind: 'Enum8' | 'Enum16' }>): (v: unknown) => number {
   const byLabel = new Map<string, number>();
   const values = new Set<number>();
   for (const e of t.entries) {
@@ -389,11 +396,11 @@ export function columnWriter(t: TypeNode, text: string, zones: (columnZone: stri
     case 'Array': return arrayWriter(sub(t.element));
     case 'Tuple': return tupleWriter(t.elements.map((e) => sub(e)), t.names);
     case 'Nested': return arrayWriter(tupleWriter(t.elements.map((e) => sub(e)), t.names));
-    case 'Map': return mapWriter(sub(t.key), sub(t.value));
+    case 'Map': return mapWriter(sub(t.key), sub(t.value), keyFromText(t.key));
     case 'Variant': {
       // Discriminators number the members sorted by type name, whatever order the type text lists them in.
       const members = t.members.map((m) => ({ name: printType(m), m })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return variantWriter(members.map((x) => sub(x.m)), members.map((x) => x.m.kind));
+      return variantWriter(members.map((x) => sub(x.m)), members.map((x) => x.m), members.map((x) => x.name));
     }
     case 'JSON': return jsonWriter;
     case 'Nothing': return nothingWriter;

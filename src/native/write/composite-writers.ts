@@ -7,6 +7,8 @@
 import type { ByteSink } from './sink.js';
 import { fail } from './encode-values.js';
 import { failedAt, remap, isList, type ColumnWriter } from './writer-core.js';
+import type { TypeNode } from '../../types/ast.js';
+import { serverOrder, takes } from './variant-order.js';
 
 export function nullableWriter(inner: ColumnWriter): ColumnWriter {
   return {
@@ -128,7 +130,8 @@ export function tupleWriter(elements: readonly ColumnWriter[], names: readonly s
   };
 }
 
-export function mapWriter(key: ColumnWriter, value: ColumnWriter): ColumnWriter {
+/** `fromText`: how a plain object's property name becomes a key (key-from-text.ts; undefined: as it is). */
+export function mapWriter(key: ColumnWriter, value: ColumnWriter, fromText?: (k: string) => unknown): ColumnWriter {
   const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !isList(v) && !(v instanceof Map) && !(v instanceof Date);
   return {
     zero: {},
@@ -150,7 +153,7 @@ export function mapWriter(key: ColumnWriter, value: ColumnWriter): ColumnWriter 
           if (v instanceof Map) {
             for (const [k, x] of v) { keys.push(k); vals.push(x); }
           } else if (isPlain(v)) {
-            for (const k of Object.keys(v)) { keys.push(k); vals.push(v[k]); }
+            for (const k of Object.keys(v)) { keys.push(fromText === undefined ? k : fromText(k)); vals.push(v[k]); }
           } else fail('a Map or a plain object', v);
           ends[i] = keys.length;
         }
@@ -216,25 +219,24 @@ export function lowCardinalityWriter(dict: ColumnWriter, nullable: boolean): Col
   };
 }
 
-const INTEGER_KINDS = new Set(['Int8', 'Int16', 'Int32', 'Int64', 'Int128', 'Int256', 'UInt8', 'UInt16', 'UInt32', 'UInt64', 'UInt128', 'UInt256']);
-const FLOAT_KINDS = new Set(['Float32', 'Float64', 'BFloat16']);
-
-/** A float member holds a bigint only when the float has its exact value. */
-function floatHolds(kind: string, v: bigint): boolean {
-  if (kind === 'BFloat16') return false; // (not worth an exactness check of its 8-bit mantissa)
-  const f = kind === 'Float64' ? Number(v) : Math.fround(Number(v));
-  return Number.isFinite(f) && BigInt(f) === v;
-}
-
 /**
- * Variant: each value goes to the first member (in the type's order) that accepts its JS form;
- * a bigint goes to an integer member first, and to a float member only if the float is exact
- * (`kinds`: each member's type kind, in the same order).
+ * Variant: each value goes to the member the server would read it into from JSONEachRow (the
+ * server's member order, computed once here: variant-order.ts), or is refused when that member
+ * cannot hold it exactly. `types` and `names`: each member's type and type name, in the same
+ * (discriminator) order as `members`.
  */
-export function variantWriter(members: readonly ColumnWriter[], kinds: readonly string[] = []): ColumnWriter {
+export function variantWriter(members: readonly ColumnWriter[], types: readonly TypeNode[], names: readonly string[]): ColumnWriter {
   const m = members.length;
-  const bigOrder = [...members.keys()].sort((a, b) => Number(!INTEGER_KINDS.has(kinds[a] ?? '')) - Number(!INTEGER_KINDS.has(kinds[b] ?? '')));
-  const acceptsBig = (k: number, v: bigint): boolean => members[k]!.accepts(v) && (!FLOAT_KINDS.has(kinds[k] ?? '') || floatHolds(kinds[k]!, v));
+  const order = serverOrder(types);
+  const tried = order.map((k) => names[k]!).join(', ');
+  const pick = (v: unknown): number => {
+    for (const k of order) {
+      if (!takes(types[k]!, v)) continue;
+      if (!members[k]!.accepts(v)) fail(`a value the Variant member the server reads it into holds: the server reads this value as ${names[k]} (it tries the members in the order ${tried}), and ${names[k]} cannot hold it exactly; pass a value of that type, or of a type no earlier member reads`, v);
+      return k;
+    }
+    return fail(`a value one of the Variant members reads (${tried})`, v);
+  };
   return {
     zero: null,
     nullable: true,
@@ -253,16 +255,7 @@ export function variantWriter(members: readonly ColumnWriter[], kinds: readonly 
         for (; i < n; i++) {
           const v = values[i];
           if (v === null || v === undefined) { disc[i] = 0xff; continue; }
-          let k = 0;
-          if (typeof v === 'bigint') {
-            let x = 0;
-            while (x < m && !acceptsBig(bigOrder[x]!, v)) x++;
-            if (x === m) fail('a value one of the Variant member types holds exactly', v);
-            k = bigOrder[x]!;
-          } else {
-            while (k < m && !members[k]!.accepts(v)) k++;
-            if (k === m) fail('a value of one of the Variant member types', v);
-          }
+          const k = pick(v);
           disc[i] = k;
           parts[k]!.push(v);
           rows[k]!.push(i);
