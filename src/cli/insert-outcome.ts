@@ -89,6 +89,6 @@ export function failedInsert(e: unknown, table: string, sent: InsertSent): unkno
   if (sent.bytes === 0 || !(e instanceof Error)) return e;
   if (e instanceof ChwireServerError && BEFORE_DATA.has(e.serverCode)) return e;
   const acked = sent.written === undefined ? '' : `, the server had reported ${sent.written} rows written`;
-  e.message = `${e.message}; after ${sentText(sent)} had been sent${acked}: the server may have committed part of them into ${table} (each block of max_insert_block_size rows it parsed before the error); check the table before inserting again, and see "Atomic imports" in docs/cli.md`;
+  e.message = `${e.message}; after ${sentText(sent)} had been sent${acked}: the server may have committed part of them into ${table} (the blocks it formed from the rows it parsed before the error); check the table before inserting again, and see "Atomic imports" in docs/cli.md`;
   return e;
 }
