@@ -83,6 +83,7 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   if (isByteStream(rows)) return sendBytes(core, target, format, rows, opts, auto);
   if (Array.isArray(rows)) {
     if (rows.length === 0) return EMPTY;
+    if (rows[0] instanceof Uint8Array) return sendBytes(core, target, format, rows, opts, auto);
     return insertSource(core, table, target, { kind: 'array', rows }, rows[0], opts, auto, info, caps, since);
   }
   // An iterable is read through a gate: once the insert settles, its source is read no more and
