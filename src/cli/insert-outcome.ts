@@ -75,7 +75,7 @@ export function interruptedInsert(e: unknown, table: string, sent: InsertSent): 
   const acked = sent.written === undefined ? 'the server reported no rows written yet' : `the server had reported ${sent.written} rows written`;
   const msg = sent.bytes === 0
     ? `interrupted before any data was sent: nothing was inserted into ${table}`
-    : `interrupted after ${sentText(sent)} were sent (${acked}): the server may have committed part or all of them into ${table}; check the table before inserting again (${(e as Error).message})`;
+    : `interrupted after ${sent.bytes} bytes of input were sent (${sent.lines === undefined ? '' : `${sent.lines.rows()} rows as lines; `}${acked}): the server may have committed part or all of them into ${table}; check the table before inserting again (${(e as Error).message})`;
   return new ChwireAbortError(msg, { cause: e, queryId: (e as { queryId?: string }).queryId });
 }
 
