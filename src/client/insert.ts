@@ -14,6 +14,8 @@
 //   for the socket (the body is pulled, not pushed).
 // - The event loop gets a turn between blocks (and while a source fills one), so a CPU-bound
 //   source and the encoder never hold it for a whole insert.
+// - An iterable input is read through a gate (insert-source.ts): once the insert settled, it is
+//   read no more, its iterator is returned, and an error says how many rows were taken.
 import { newQueryId } from './query-id.js';
 import { isJsonRowFormat, jsonRowBytes } from './insert-json.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
