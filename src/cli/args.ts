@@ -90,8 +90,9 @@ export function pairs(list: readonly string[] | undefined, what: string): [strin
 
 /** The help lines of `--setting`. */
 export const SETTING_HELP = [
-  '  --setting NAME=VALUE  a server setting for this query (repeatable), e.g.',
-  '                     max_insert_block_size=100000, format_csv_delimiter=;, input_format_allow_errors_num=10',
+  '  --setting NAME=VALUE',
+  '                     a server setting for this command (repeatable), as the server\'s text, e.g.',
+  '                     max_threads=4, format_csv_delimiter=\';\', input_format_allow_errors_num=10',
 ].join('\n');
 
 /**

@@ -39,8 +39,8 @@ export const INSERT_HELP = `Usage: chwire insert <table> [FILE|-] --format FORMA
 
 Streams FILE (or stdin, with - or no FILE) into the table; the server parses FORMAT (CSV,
 CSVWithNames, TSV, JSONEachRow, Parquet, Native, …). A progress line goes to stderr on a terminal.
-An import is not atomic: the server commits each block it parsed (max_insert_block_size rows)
-before an error; see "Atomic imports" in docs/cli.md.
+An import is not atomic: the server commits the blocks it parsed before an error (of up to
+max_insert_block_size rows); see "Atomic imports" in docs/cli.md for all-or-nothing loads.
 
   --format FORMAT   the input format (required)
 ${SETTING_HELP}
