@@ -56,6 +56,12 @@ export class ChwireError extends Error {
    * connection, the last possibly in part. The server may have committed up to that many.
    */
   declare readonly insertSent?: { readonly blocks: number; readonly rows: number };
+  /**
+   * On an insert's error when its rows came from an iterable (sync or async, a Node Readable):
+   * how many rows the insert had taken from it. None is taken after the error: the rows after
+   * that many are still the source's, for the next call.
+   */
+  declare readonly rowsTaken?: number;
 
   constructor(code: ChwireErrorCode, message: string, options: ChwireErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

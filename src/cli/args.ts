@@ -6,6 +6,7 @@
 import type { ClientOptions } from '../client/config.js';
 import type { DecodeOptions } from '../plan/options.js';
 import { VALUE_OPTION_KEYS } from '../plan/options.js';
+import { checkSettingName } from '../client/setting-name.js';
 
 export class UsageError extends Error {
   override get name(): string { return 'UsageError'; }
@@ -85,4 +86,25 @@ export function pairs(list: readonly string[] | undefined, what: string): [strin
     if (eq <= 0) throw new UsageError(`${what} must look like name=value, got ${eq < 0 ? `an argument without '='` : `one with nothing before '='`}`);
     return [p.slice(0, eq), p.slice(eq + 1)];
   });
+}
+
+/** The help lines of `--setting`. */
+export const SETTING_HELP = [
+  '  --setting NAME=VALUE',
+  '                     a server setting for this command (repeatable), as the server\'s text, e.g.',
+  '                     max_threads=4, format_csv_delimiter=\';\', input_format_allow_errors_num=10',
+].join('\n');
+
+/**
+ * `--setting NAME=VALUE` (repeatable) → the call's `settings`. Each name goes through the API's
+ * own check (an identifier: it reaches URL parameters or a SETTINGS clause); a bad one is a usage
+ * error. The value is passed as the server's text form, never echoed (it may be anything).
+ */
+export function settingPairs(list: readonly string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of pairs(list, '--setting')) {
+    try { checkSettingName(name); } catch (e) { throw new UsageError(`--setting: ${(e as Error).message}`); }
+    out[name] = value;
+  }
+  return out;
 }

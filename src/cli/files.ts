@@ -37,22 +37,31 @@ export function fileError(verb: 'read' | 'write', path: string, e: unknown): Fil
 }
 
 /** Opens `path` for reading, refusing what is not a regular file (a directory, a socket). */
-export async function openInput(path: string): Promise<ReadStream> {
+/** A file opened for reading, with its size (for the progress line's percentage). */
+export interface OpenedInput {
+  readonly stream: ReadStream;
+  readonly size: number;
+}
+
+export async function openInput(path: string): Promise<OpenedInput> {
   let fh;
   try {
     fh = await open(path, 'r');
   } catch (e) {
     throw fileError('read', path, e);
   }
+  let size = 0;
   try {
     const st = await fh.stat();
     if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    // (A FIFO or a device has no size: no percentage then.)
+    size = st.isFile() ? st.size : 0;
   } catch (e) {
     await fh.close();
     throw fileError('read', path, e);
   }
   // A read error before the insert starts reading is kept for its loop, never unhandled.
-  return fh.createReadStream().on('error', () => undefined);
+  return { stream: fh.createReadStream().on('error', () => undefined), size };
 }
 
 export interface AtomicOutput {

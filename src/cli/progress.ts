@@ -1,5 +1,6 @@
 // The progress line of `chwire query` and `chwire insert` on a terminal: rows, bytes, rows/s,
-// elapsed and, when the server says how many rows it will read, a percentage. Invariant: nothing is
+// elapsed and a percentage: of the rows the server says it will read, or of the input file's bytes
+// (an insert whose file size is known). Invariant: nothing is
 // written unless the stream is a TTY, at most every 100 ms, and the line is cleared at the end, so
 // output redirected to a file or a pipe carries no progress text.
 
@@ -8,6 +9,8 @@ export interface ProgressSink {
   bytes(n: number): void;
   /** What the server reported (rows read or written; rows it expects to read, 0 when unknown). */
   server(rows: number, totalRows: number): void;
+  /** The bytes `bytes()` will reach in all (an input file's size); 0 = unknown. */
+  expectBytes(total: number): void;
   done(): void;
 }
 
@@ -25,6 +28,7 @@ export function progressLine(out: Tty, now: () => number = Date.now): ProgressSi
   let bytes = 0;
   let rows = 0;
   let total = 0;
+  let totalBytes = 0;
   let last = 0;
   const draw = (force: boolean): void => {
     if (out.isTTY !== true) return;
@@ -32,12 +36,14 @@ export function progressLine(out: Tty, now: () => number = Date.now): ProgressSi
     if (!force && t - last < 100) return;
     last = t;
     const secs = Math.max((t - start) / 1000, 1e-3);
-    const pct = total > 0 ? ` ${Math.min(100, (100 * rows) / total).toFixed(1)}%` : '';
+    const share = total > 0 ? rows / total : totalBytes > 0 ? bytes / totalBytes : -1;
+    const pct = share >= 0 ? ` ${Math.min(100, 100 * share).toFixed(1)}%` : '';
     out.write(`\r\x1b[K${rows.toLocaleString('en-US')} rows, ${human(bytes)}, ${Math.round(rows / secs).toLocaleString('en-US')} rows/s, ${secs.toFixed(1)} s${pct}`);
   };
   return {
     bytes(n) { bytes += n; draw(false); },
     server(r, tot) { rows = r; total = tot; draw(false); },
+    expectBytes(n) { totalBytes = n; },
     done() { if (out.isTTY === true) out.write('\r\x1b[K'); },
   };
 }

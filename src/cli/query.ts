@@ -7,8 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { createClient, ChwireAbortError, type Client } from '../index.js';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, UsageError, clientOptions, pairs } from './args.js';
+import { createClient, type Client } from '../index.js';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, SETTING_HELP, UsageError, clientOptions, pairs, settingPairs } from './args.js';
+import { LineCount, doneLine, failedInsert, interruptedInsert, type InsertSent } from './insert-outcome.js';
 import { atomicOutput, openInput, type AtomicOutput } from './files.js';
 import { note } from './messages.js';
 import { progressLine, type ProgressSink } from './progress.js';
@@ -16,7 +17,7 @@ import type { Interrupt } from './signals.js';
 import type { CommandIO } from './gen.js';
 import type { Progress } from '../client/observe/progress.js';
 
-export const QUERY_HELP = `Usage: chwire query <SQL> [--format FORMAT] [--out FILE] [--param name=value]...
+export const QUERY_HELP = `Usage: chwire query <SQL> [--format FORMAT] [--out FILE] [--param name=value]... [--setting NAME=VALUE]...
 
 Streams the result to stdout (or FILE) in FORMAT (default TabSeparated: CSV, CSVWithNames, TSV,
 JSONEachRow, Parquet, Native, …). A progress line goes to stderr when it is a terminal.
@@ -30,15 +31,19 @@ SIGINT (Ctrl-C) or SIGTERM stops the query on the server (exit 130 / 143); a clo
   --appended-exceptions detect|wait
                       servers before 25.11 append an error after the data: detect (default) streams
                       at once and recognises it; wait has the server finish first (buffering the result)
+${SETTING_HELP}
 ${CONNECTION_HELP}
 `;
 
-export const INSERT_HELP = `Usage: chwire insert <table> [FILE|-] --format FORMAT
+export const INSERT_HELP = `Usage: chwire insert <table> [FILE|-] --format FORMAT [--setting NAME=VALUE]...
 
 Streams FILE (or stdin, with - or no FILE) into the table; the server parses FORMAT (CSV,
 CSVWithNames, TSV, JSONEachRow, Parquet, Native, …). A progress line goes to stderr on a terminal.
+An import is not atomic: the server commits the blocks it parsed before an error (of up to
+max_insert_block_size rows); see "Atomic imports" in docs/cli.md for all-or-nothing loads.
 
   --format FORMAT   the input format (required)
+${SETTING_HELP}
 ${CONNECTION_HELP}
 `;
 
@@ -53,21 +58,9 @@ async function stopOnServer(client: Client, url: string | readonly string[] | un
   await client.execute(`KILL QUERY WHERE query_id = '${queryId}' ASYNC`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
 }
 
-/**
- * The error of an insert interrupted by Ctrl-C: what may have been committed, never only "aborted".
- * The server commits the blocks it formed from the bytes it read, so part of the input may be in
- * the table whatever the abort message says.
- */
-function interruptedInsert(e: unknown, table: string, sent: { bytes: number; written: number | undefined }): Error {
-  const acked = sent.written === undefined ? 'the server reported no rows written yet' : `the server had reported ${sent.written} rows written`;
-  const msg = sent.bytes === 0
-    ? `interrupted before any data was sent: nothing was inserted into ${table}`
-    : `interrupted after ${sent.bytes} bytes of input were sent (${acked}): the server may have committed part or all of them into ${table}; check the table before inserting again (${(e as Error).message})`;
-  return new ChwireAbortError(msg, { cause: e, queryId: (e as { queryId?: string }).queryId });
-}
-
-async function* counted(src: AsyncIterable<Uint8Array>, p: ProgressSink): AsyncGenerator<Uint8Array> {
+async function* counted(src: AsyncIterable<Uint8Array>, p: ProgressSink, lines?: LineCount): AsyncGenerator<Uint8Array> {
   for await (const chunk of src) {
+    lines?.add(chunk);
     p.bytes(chunk.length);
     yield chunk;
   }
@@ -76,7 +69,7 @@ async function* counted(src: AsyncIterable<Uint8Array>, p: ProgressSink): AsyncG
 export async function queryCommand(argv: readonly string[], io: CommandIO, stop: Interrupt): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { ...CONNECTION_OPTIONS, format: { type: 'string' }, out: { type: 'string' }, param: { type: 'string', multiple: true }, 'appended-exceptions': { type: 'string' } },
+    options: { ...CONNECTION_OPTIONS, format: { type: 'string' }, out: { type: 'string' }, param: { type: 'string', multiple: true }, setting: { type: 'string', multiple: true }, 'appended-exceptions': { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
@@ -85,6 +78,7 @@ export async function queryCommand(argv: readonly string[], io: CommandIO, stop:
   const appended = values['appended-exceptions'];
   if (appended !== undefined && appended !== 'detect' && appended !== 'wait') throw new UsageError(`--appended-exceptions must be detect or wait, got ${JSON.stringify(appended)}`);
   const params = Object.fromEntries(pairs(values.param, '--param'));
+  const settings = settingPairs(values.setting);
   const options = clientOptions(values, io.env);
   const client = createClient(options);
   const progress = progressLine(io.stderr);
@@ -105,7 +99,7 @@ export async function queryCommand(argv: readonly string[], io: CommandIO, stop:
       process.stdout.on('error', onStdoutError);
     }
     const stream = client.streamRaw(positionals[0]!, {
-      format: values.format ?? 'TabSeparated', params, signal: stop.signal, queryId,
+      format: values.format ?? 'TabSeparated', params, signal: stop.signal, queryId, settings,
       ...(appended === undefined ? {} : { appendedExceptions: appended }),
       // Progress polling costs a small query per interval: only when a terminal shows it.
       ...(io.stderr.isTTY === true ? { onProgress: (p: Progress) => progress.server(p.readRows, p.totalRowsToRead) } : {}),
@@ -129,30 +123,45 @@ export async function queryCommand(argv: readonly string[], io: CommandIO, stop:
 export async function insertCommand(argv: readonly string[], io: CommandIO, stop: Interrupt): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { ...CONNECTION_OPTIONS, format: { type: 'string' } },
+    options: { ...CONNECTION_OPTIONS, format: { type: 'string' }, setting: { type: 'string', multiple: true } },
     allowPositionals: true,
     strict: true,
   });
   if (values.help === true) { io.stdout.write(INSERT_HELP); return 0; }
   if (positionals.length < 1 || positionals.length > 2) throw new UsageError('insert takes a table and optionally a file (or -)');
   if (values.format === undefined) throw new UsageError('insert needs --format (CSV, JSONEachRow, Parquet, Native, …)');
+  const settings = settingPairs(values.setting);
   const [table, file] = positionals as [string, string | undefined];
   const options = clientOptions(values, io.env);
   // Opened before anything is sent: a missing or unreadable file is one line, not a stack.
-  const source: AsyncIterable<Uint8Array> = file === undefined || file === '-' ? process.stdin : await openInput(file);
+  const input = file === undefined || file === '-' ? undefined : await openInput(file);
+  const source: AsyncIterable<Uint8Array> = input?.stream ?? process.stdin;
   const client = createClient(options);
   const progress = progressLine(io.stderr);
-  // What left and what the server acknowledged, for the message of an interrupted insert.
-  const sent = { bytes: 0, written: undefined as number | undefined };
+  // A file's size is known: the progress line shows the share of it sent.
+  if (input !== undefined) progress.expectBytes(input.size);
+  // What left and what the server acknowledged, for the messages (insert-outcome.ts).
+  const sent: InsertSent = { bytes: 0, written: undefined, lines: LineCount.of(values.format) };
   const tty = io.stderr.isTTY === true;
+  const lines = sent.lines;
   try {
-    const res = await client.insert(table, counted(source, { bytes: (n) => { sent.bytes += n; progress.bytes(n); }, server: (r, t) => progress.server(r, t), done: () => progress.done() }), {
-      format: values.format, signal: stop.signal,
-      onProgress: (p: Progress) => { sent.written = p.writtenRows; if (tty) progress.server(p.writtenRows, 0); },
-    }).catch((e: unknown) => { throw stop.signal.aborted ? interruptedInsert(e, table, sent) : e; });
+    const res = await client.insert(table, counted(source, {
+      bytes: (n) => {
+        sent.bytes += n;
+        // Rows on the line: the server's written rows when it reports them, else the lines sent.
+        if (tty && lines !== undefined && sent.written === undefined) progress.server(lines.rows(), 0);
+        progress.bytes(n);
+      },
+      server: (r, t) => progress.server(r, t),
+      expectBytes: (n) => progress.expectBytes(n),
+      done: () => progress.done(),
+    }, lines), {
+      format: values.format, signal: stop.signal, settings,
+      // (A report of 0 rows written says nothing yet: the lines counted so far stay on the line.)
+      onProgress: (p: Progress) => { if (p.writtenRows === 0) return; sent.written = p.writtenRows; if (tty) progress.server(p.writtenRows, 0); },
+    }).catch((e: unknown) => { throw stop.signal.aborted ? interruptedInsert(e, table, sent) : failedInsert(e, table, sent); });
     progress.done();
-    const written = res.summary?.['written_rows'];
-    note(io.stderr, `chwire insert: ${written === undefined ? 'done' : `${written} rows written`} into ${table}`);
+    note(io.stderr, doneLine(table, res.summary?.['written_rows'], sent));
   } finally {
     progress.done();
     await client.close();

@@ -1,7 +1,10 @@
 // What an insert had sent when it failed after its body started: counted per block as the
 // transport pulls the body, and written into the error (its message and `insertSent`), so an
 // error never reads as if nothing had left when blocks had. Invariant: an error raised after the
-// first byte of the body was handed to the transport says how many blocks (and rows) were; the
+// first byte of the body was handed to the transport says how many blocks (and rows) were, an
+// upper bound of what the server may have committed (a block counts from its first byte taken,
+// whatever sits in socket, proxy or server buffers; its rows are the rows the encoder had read
+// when it gave the block, exactly the block's own, not blockSize assumed); the
 // insert's own stops (a bad value, a throwing source, an abort while the source is waited for)
 // already say exactly what was committed and are left as they are.
 import { isChwireError } from '../errors.js';

@@ -14,12 +14,14 @@
 //   for the socket (the body is pulled, not pushed).
 // - The event loop gets a turn between blocks (and while a source fills one), so a CPU-bound
 //   source and the encoder never hold it for a whole insert.
+// - An iterable input is read through a gate (insert-source.ts): once the insert settled, it is
+//   read no more, its iterator is returned, and an error says how many rows were taken.
 import { newQueryId } from './query-id.js';
 import { isJsonRowFormat, jsonRowBytes } from './insert-json.js';
 import { jsonRowShape, typedJsonRows } from './insert-json-rows.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
-import { NATIVE_TYPES_CONVERSION, serverTextZone } from './capabilities.js';
+import { NATIVE_TYPES_CONVERSION, serverTextZone, type Capabilities } from './capabilities.js';
 import type { ClientCore } from './core.js';
 import type { QuerySummary, ServerInfo } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
@@ -27,6 +29,7 @@ import { blockToken, checkInsertOptions, dedupBlockSettings, insertSettings } fr
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, TableColumn } from './insert-types.js';
 import { InputStop } from './insert-stop.js';
 import { SentCount, withSent } from './insert-sent.js';
+import { AsyncGate, SyncGate, gateOf, withTaken } from './insert-source.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
 import { chooseInsertColumns, explainLeftOut, guardNullableDefaults } from './insert-columns.js';
 import { serverTextZones, textZonesOf } from './server-text-zones.js';
@@ -63,36 +66,6 @@ const STALE_CODES = new Set([
 
 type Source = { kind: 'array'; rows: readonly unknown[] } | { kind: 'sync'; rows: Iterable<unknown> } | { kind: 'async'; rows: AsyncIterable<unknown> };
 
-/** The first element of any (async) iterable, and an iterable that yields it again then the rest (sync stays sync). */
-async function peek(rows: Iterable<unknown> | AsyncIterable<unknown>): Promise<{ first: unknown; empty: boolean; all: Source }> {
-  if (Symbol.asyncIterator in rows) {
-    const it = (rows as AsyncIterable<unknown>)[Symbol.asyncIterator]();
-    const r = await it.next();
-    const all = (async function* () {
-      if (r.done === true) return;
-      yield r.value;
-      for (;;) {
-        const n = await it.next();
-        if (n.done === true) return;
-        yield n.value;
-      }
-    })();
-    return { first: r.value, empty: r.done === true, all: { kind: 'async', rows: all } };
-  }
-  const it = (rows as Iterable<unknown>)[Symbol.iterator]();
-  const r = it.next();
-  const all = (function* () {
-    if (r.done === true) return;
-    yield r.value;
-    for (;;) {
-      const n = it.next();
-      if (n.done === true) return;
-      yield n.value;
-    }
-  })();
-  return { first: r.value, empty: r.done === true, all: { kind: 'sync', rows: all } };
-}
-
 /** What an insert of empty input returns: nothing was sent, so no query id (even one given in the options). */
 const EMPTY: InsertResult = Object.freeze({ queryId: undefined, summary: undefined });
 
@@ -112,21 +85,33 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   if (format !== 'Native') return jsonRowShape(format) !== undefined && !isByteStream(rows) ? sendJsonRows(core, table, target, format, rows, opts, auto, caps.nativeTypeCheck ? SCHEMA_TTL_MS : 0, info) : sendBytes(core, target, format, rows, opts, auto);
   // Native takes rows to encode, or Native bytes made elsewhere (Buffers, or a byte-mode Readable).
   if (isByteStream(rows)) return sendBytes(core, target, format, rows, opts, auto);
-
-  let source: Source;
-  let first: unknown;
   if (Array.isArray(rows)) {
     if (rows.length === 0) return EMPTY;
-    source = { kind: 'array', rows };
-    first = rows[0];
-  } else {
-    const p = await peek(rows as Iterable<unknown> | AsyncIterable<unknown>);
-    if (p.empty) return EMPTY;
-    source = p.all;
-    first = p.first;
+    if (rows[0] instanceof Uint8Array) return sendBytes(core, target, format, rows, opts, auto);
+    return insertSource(core, table, target, { kind: 'array', rows }, rows[0], opts, auto, info, caps, since);
   }
-  if (first instanceof Uint8Array) return sendBytes(core, target, format, source.rows as InsertBytes, opts, auto);
+  // An iterable is read through a gate: once the insert settles, its source is read no more and
+  // its iterator is returned; an error says how many rows were taken from it.
+  const gate = gateOf(rows as Iterable<unknown> | AsyncIterable<unknown>);
+  let bytes = false;
+  try {
+    const p = await gate.peek();
+    if (p.empty) return EMPTY;
+    if (p.first instanceof Uint8Array) { bytes = true; return await sendBytes(core, target, format, gate as InsertBytes, opts, auto); }
+    const source: Source = gate instanceof SyncGate ? { kind: 'sync', rows: gate } : { kind: 'async', rows: gate };
+    return await insertSource(core, table, target, source, p.first, opts, auto, info, caps, since);
+  } catch (e) {
+    await gate.close();
+    throw bytes ? e : withTaken(e, gate);
+  } finally {
+    await gate.close();
+  }
+}
 
+async function insertSource(
+  core: ClientCore, table: string, target: string, source: Source, first: unknown, opts: InsertOptions, auto: Record<string, string>,
+  info: ServerInfo, caps: Capabilities, since: number,
+): Promise<InsertResult> {
   if (caps.nativeTypeCheck) auto[NATIVE_TYPES_CONVERSION] = '0';
   // Servers that cannot verify the block's types: the schema is read again for every insert.
   const maxAge = caps.nativeTypeCheck ? SCHEMA_TTL_MS : 0;
@@ -140,7 +125,9 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
       return await encodeAndSend(core, table, target, schema.columns, source, first, opts, auto, attempt, { timezone, server });
     } catch (e) {
       if (e instanceof ChwireTimeoutError && attempt.waitingForInput) {
-        throw new ChwireTimeoutError(`the insert's input stalled: it produced no data within the requestTimeout, so the request was ended (${e.message})`, { queryId: e.queryId, cause: e });
+        const out = new ChwireTimeoutError(`the insert's input stalled: it produced no data within the requestTimeout, so the request was ended (${e.message})`, { queryId: e.queryId, cause: e });
+        if (e.insertSent !== undefined) Object.defineProperty(out, 'insertSent', { value: e.insertSent, enumerable: false });
+        throw out;
       }
       if (schema.fresh || retried || !mayBeStale(e)) throw decorate(e, table, schema);
       // The cached schema may be out of date: read it once more.
@@ -281,9 +268,16 @@ async function encodeAndSendColumns(
   let inputError: unknown;
   // Blocks handed to the transport (counted as it pulls each one's first bytes), for the errors.
   const sent = new SentCount();
+  // Rows in the blocks handed over so far, once one more block is: for an iterable, the rows the
+  // encoder has read (it stops at each block's end until the next is asked for, so these are
+  // exactly the rows of the blocks it gave); for an array, blockSize more (blocks are cut exactly).
+  const through = (before: number): number => {
+    if (source.kind !== 'array') return stop.progress.rows;
+    const n = source.rows.length;
+    return blockSize === 0 ? n : Math.min(n, before + blockSize);
+  };
   const count = (): void => {
-    const read = source.kind === 'array' ? source.rows.length : stop.progress.rows;
-    sent.rows += blockSize === 0 ? read - sent.rows : Math.min(blockSize, read - sent.rows);
+    sent.rows = through(sent.rows);
     sent.blocks++;
   };
   const stream = async function* (bl: AsyncGenerator<Uint8Array[]>, h: Uint8Array[]): AsyncGenerator<Uint8Array> {
@@ -352,7 +346,7 @@ async function encodeAndSendColumns(
       const groupBytes = core.transport.kind === 'chdb' && opts.deduplicationToken === undefined ? CHDB_GROUP_BYTES : 0;
       // While a request waits for the input, the input's own stop decides (as for a streamed body).
       const o = groupBytes === 0 ? opts : { ...opts, signal: stop.transportSignal() };
-      return await sendBlockByBlock(core, `INSERT INTO ${target} (${list}) FORMAT Native`, head.value, rest, o, auto, blockSize, source.kind === 'array' ? () => source.rows.length : () => stop.progress.rows, groupBytes, groupBytes === 0 ? undefined : () => stop.pending());
+      return await sendBlockByBlock(core, `INSERT INTO ${target} (${list}) FORMAT Native`, head.value, rest, o, auto, through, groupBytes, groupBytes === 0 ? undefined : () => stop.pending());
     } finally {
       stop.dispose();
     }
@@ -386,21 +380,44 @@ function isByteStream(rows: unknown): boolean {
   return typeof r.pipe === 'function' && r.readableObjectMode === false;
 }
 
-/** Rows in a JSON row format typed by the table's columns, or (bytes or strings first) sent as given. */
+/**
+ * Rows in a JSON row format typed by the table's columns, or (bytes or strings first) sent as given.
+ * A source that is not an array is read through a gate (insert-source.ts), as on the Native path:
+ * read no more once the insert settles, and an error says how many rows were taken.
+ */
 async function sendJsonRows(core: ClientCore, table: string, target: string, format: string, rows: InsertInput | InsertBytes, opts: InsertOptions, auto: Record<string, string>, maxAge: number, info: ServerInfo): Promise<InsertResult> {
-  const typed = await typedJsonRows(core, table, format, rows as Iterable<unknown> | AsyncIterable<unknown>, opts, info, core.settingsFor(opts, auto), maxAge);
-  if (!('rowText' in typed)) return sendBytes(core, target, format, typed.rows as InsertInput, opts, auto);
-  const body = () => jsonRowBytes(typed.rows, typed.rowText);
-  const replay = opts.deduplicationToken !== undefined && Array.isArray(rows);
-  return send(core, `INSERT INTO ${target} (${typed.columns.map(quoteIdentifier).join(', ')}) FORMAT ${format}`, replay ? body : body(), opts, auto, replay);
+  const gate = Array.isArray(rows) ? undefined : gateOf(rows as Iterable<unknown> | AsyncIterable<unknown>);
+  let objects = false;
+  try {
+    const typed = await typedJsonRows(core, table, format, gate ?? (rows as Iterable<unknown>), opts, info, core.settingsFor(opts, auto), maxAge);
+    if (!('rowText' in typed)) return await sendBytes(core, target, format, typed.rows as InsertInput, opts, auto);
+    objects = true;
+    const body = () => jsonRowBytes(typed.rows, typed.rowText);
+    const replay = opts.deduplicationToken !== undefined && Array.isArray(rows);
+    return await send(core, `INSERT INTO ${target} (${typed.columns.map(quoteIdentifier).join(', ')}) FORMAT ${format}`, replay ? body : body(), opts, auto, replay);
+  } catch (e) {
+    if (gate === undefined) throw e;
+    await gate.close();
+    throw objects ? withTaken(e, gate) : e;
+  } finally {
+    await gate?.close();
+  }
 }
 
-/** Sends bytes already in `format` (Buffers, Uint8Arrays, or strings as UTF-8) as the body. */
-function sendBytes(core: ClientCore, target: string, format: string, rows: InsertInput | InsertBytes, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
+/**
+ * Sends bytes already in `format` (Buffers, Uint8Arrays, or strings as UTF-8) as the body, or
+ * objects a JSON row format serialises. A source that is not an array is read through a gate
+ * (insert-source.ts): read no more once the insert settles; objects it gave are counted in the
+ * error (`rowsTaken`), byte chunks are not rows and are not.
+ */
+async function sendBytes(core: ClientCore, target: string, format: string, rows: InsertInput | InsertBytes, opts: InsertOptions, auto: Record<string, string>): Promise<InsertResult> {
   const cols = opts.columns !== undefined ? ` (${opts.columns.map(quoteIdentifier).join(', ')})` : '';
+  const gate = Array.isArray(rows) || rows instanceof AsyncGate || rows instanceof SyncGate ? undefined : gateOf(rows as Iterable<unknown> | AsyncIterable<unknown>);
+  const input = (gate ?? rows) as AsyncIterable<unknown>;
+  let objects = false;
   const bytes = () => (async function* () {
     // Objects in a JSON row format are serialised by insert-json.ts; bytes and strings pass as they are.
-    for await (const c of isJsonRowFormat(format) ? jsonRowBytes(rows as AsyncIterable<unknown>) : rows as AsyncIterable<unknown>) {
+    for await (const c of isJsonRowFormat(format) ? jsonRowBytes(input) : input) {
       if (c instanceof Uint8Array) yield c;
       else if (typeof c === 'string' && format !== 'Native') yield textEncoder.encode(c);
       else throw new ChwireConfigError(`insert with format ${format} takes ${format === 'Native' ? 'rows, or Native bytes (Buffers or Uint8Arrays)' : 'bytes or strings'}, got ${c === null ? 'null' : typeof c}`);
@@ -408,7 +425,18 @@ function sendBytes(core: ClientCore, target: string, format: string, rows: Inser
   })();
   // An array of chunks can be sent again: with a deduplication token, the request is retryable.
   const replay = opts.deduplicationToken !== undefined && Array.isArray(rows);
-  return send(core, `INSERT INTO ${target}${cols} FORMAT ${format}`, replay ? bytes : bytes(), opts, auto, replay);
+  if (gate === undefined) return send(core, `INSERT INTO ${target}${cols} FORMAT ${format}`, replay ? bytes : bytes(), opts, auto, replay);
+  try {
+    // (An empty source still sends its INSERT, as it always did: the server checks the table.)
+    const p = await gate.peek();
+    objects = typeof p.first === 'object' && p.first !== null && !(p.first instanceof Uint8Array);
+    return await send(core, `INSERT INTO ${target}${cols} FORMAT ${format}`, bytes(), opts, auto, false);
+  } catch (e) {
+    await gate.close();
+    throw objects ? withTaken(e, gate) : e;
+  } finally {
+    await gate.close();
+  }
 }
 
 async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>), opts: InsertOptions, auto: Record<string, string>, idempotent: boolean, inputPending?: () => boolean): Promise<InsertResult> {
@@ -436,7 +464,7 @@ async function send(core: ClientCore, sql: string, body: AsyncIterable<Uint8Arra
  */
 async function sendBlockByBlock(
   core: ClientCore, sql: string, first: Uint8Array[], rest: AsyncIterable<Uint8Array[]>,
-  opts: InsertOptions, auto: Record<string, string>, blockSize: number, read: () => number, groupBytes = 0,
+  opts: InsertOptions, auto: Record<string, string>, through: (before: number) => number, groupBytes = 0,
   inputPending?: () => boolean,
 ): Promise<InsertResult> {
   const token = opts.deduplicationToken;
@@ -450,7 +478,7 @@ async function sendBlockByBlock(
   const group = async function* (block: Uint8Array[]): AsyncGenerator<Uint8Array> {
     let bytes = 0;
     for (;;) {
-      sent.rows += blockSize === 0 ? read() - sent.rows : Math.min(blockSize, read() - sent.rows);
+      sent.rows = through(sent.rows);
       sent.blocks++;
       for (const part of block) { bytes += part.length; yield part; }
       if (bytes >= groupBytes) return;

@@ -242,9 +242,11 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     if (!this.cancelAll.signal.aborted || theirs?.aborted === true) return e;
     if (!(e instanceof ChwireAbortError) && !(e instanceof ChwireConnectionError)) return e;
     const by = String(this.cancelAll.signal.reason);
-    const text = e.message.replace(/^(?:query|insert) aborted by its AbortSignal(?:; )?/, '');
-    const out = new ChwireAbortError(`call cancelled ${by}${text === '' ? '' : `: ${text}`}`, { queryId: e.queryId, cause: e });
+    const text = e.message.replace(/^(?:query|insert) aborted by its AbortSignal(?:; | (?=while ))?/, '');
+    // ("insert aborted by its AbortSignal while waiting for its input: …" → "call cancelled by … while waiting …")
+    const out = new ChwireAbortError(`call cancelled ${by}${text === '' ? '' : text.startsWith('while ') ? ` ${text}` : `: ${text}`}`, { queryId: e.queryId, cause: e });
     if (e.insertSent !== undefined) Object.defineProperty(out, 'insertSent', { value: e.insertSent, enumerable: false });
+    if (e.rowsTaken !== undefined) Object.defineProperty(out, 'rowsTaken', { value: e.rowsTaken, enumerable: false });
     return out;
   }
 

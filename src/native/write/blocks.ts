@@ -58,20 +58,25 @@ export async function* nativeBlocks(
   let group: Uint8Array[] = [];
   let inGroup = 0;
   let rowBase = 0;
+  // Rows to buffer before the next slice is encoded: a group's last slice is cut so that a
+  // group holds exactly blockSize rows (with slices of SLICE_ROWS, a blockSize that is not a
+  // multiple of it made blocks of the next multiple: 32 768 rows for 25 000).
+  let want = slice;
   /** Adds a row; returns a finished group of parts when this row completed one. */
   const add = (row: unknown): Uint8Array[] | undefined => {
     buffer.push(row);
     if (progress !== undefined) progress.rows++;
-    if (buffer.length < slice) return undefined;
+    if (buffer.length < want) return undefined;
     const chunk = encoder.encodeBlock(buffer, 0, buffer.length, rowBase);
     rowBase += buffer.length;
     inGroup += buffer.length;
     buffer = [];
     group = group.length === 0 ? chunk : group.concat(chunk);
-    if (blockSize === 0 || inGroup < blockSize) return undefined;
+    if (blockSize === 0 || inGroup < blockSize) { want = Math.min(slice, blockSize === 0 ? slice : blockSize - inGroup); return undefined; }
     const done = group;
     group = [];
     inGroup = 0;
+    want = slice;
     return done;
   };
   if (typeof (rows as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
