@@ -14,6 +14,8 @@ import { ChwireConfigError } from '../errors.js';
 import type { TypeNode } from '../types/ast.js';
 import { daysToString } from '../convert/datetime.js';
 import { zoneClock } from '../convert/zone-text.js';
+import { jsonText } from '../native/write/column-writers.js';
+import { valueRefusal } from './value-check.js';
 
 /** A tuple value for `Tuple(...)` placeholders (a JS array would be sent as an Array). */
 export class QueryTuple<T extends readonly unknown[] = readonly unknown[]> {
@@ -146,6 +148,15 @@ function partType(t: TypeNode | undefined, i: number | 'key' | 'value'): TypeNod
   return undefined;
 }
 
+/** A plain object for a JSON placeholder: its JSON text (as an insert sends it), never a map literal. */
+function jsonObjectText(v: object, path: string): string {
+  try {
+    return jsonText(v);
+  } catch {
+    return fail(path, 'the object cannot be written as JSON (a cycle, or a value JSON has no form for)');
+  }
+}
+
 function isPlainObject(v: object): boolean {
   const proto = Object.getPrototypeOf(v) as unknown;
   return proto === Object.prototype || proto === null;
@@ -197,8 +208,16 @@ class Formatter {
     }
   }
 
+  /** Refuses what an insert of `v` as a `t` refuses (value-check.ts), naming the place and the type. */
+  private check(v: unknown, path: string, t: TypeNode | undefined): void {
+    if (t === undefined) return;
+    const why = valueRefusal(v, t, this.sql);
+    if (why !== undefined) fail(path, why);
+  }
+
   /** An element inside a composite: a SQL literal. */
   readonly element = (v: unknown, path: string, t: TypeNode | undefined): string => {
+    this.check(v, path, t);
     switch (typeof v) {
       case 'string': checkString(v, path); return quote(v);
       // In SQL `-0` is minus the integer 0, which is 0: `-0.` is minus the float zero.
@@ -210,6 +229,7 @@ class Formatter {
         if (v instanceof Date && this.sql) return sqlDate(v, path, t);
         if (v instanceof Date) return `'${formatDate(v, path, t)}'`; // unquoted, DateTime64 misreads it as ticks
         if (v instanceof Uint8Array) return `'${escapeBytes(v, true)}'`;
+        if (t !== undefined && t.kind === 'JSON' && isPlainObject(v)) return quote(jsonObjectText(v, path));
         return this.composite(v, path, this.element, t) ?? fail(path, `cannot send a ${describe(v)}`);
       default:
         return fail(path, `cannot send ${v === undefined ? 'undefined' : `a ${typeof v}`}`);
@@ -219,11 +239,12 @@ class Formatter {
   /** The whole parameter: the escaped text form of one value. */
   top(v: unknown, path: string, t: TypeNode | undefined): string {
     switch (typeof v) {
-      case 'string': checkString(v, path); return escapeTop(v);
+      case 'string': checkString(v, path); this.check(v, path, t); return escapeTop(v);
       case 'object':
         if (v === null) return '\\N';
-        if (v instanceof Date) return formatDate(v, path, t);
-        if (v instanceof Uint8Array) return escapeBytes(v, false);
+        if (v instanceof Date) { this.check(v, path, t); return formatDate(v, path, t); }
+        if (v instanceof Uint8Array) { this.check(v, path, t); return escapeBytes(v, false); }
+        if (t !== undefined && t.kind === 'JSON' && isPlainObject(v)) return escapeTop(jsonObjectText(v, path));
         return this.element(v, path, t);
       default:
         return this.element(v, path, t);

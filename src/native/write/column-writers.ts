@@ -134,15 +134,20 @@ const stringWriter: ColumnWriter = {
 
 const utf8 = new TextEncoder();
 
-function fixedStringWriter(size: number): ColumnWriter {
+/** Writes one FixedString(size) value at out[o..o+size), or fails when it is no string or bytes or longer than `size` bytes. */
+function fixedStringPut(size: number): (v: unknown, out: Uint8Array, o: number) => void {
   const expected = `a string or Uint8Array of at most ${size} bytes`;
-  const put = (v: unknown, out: Uint8Array, o: number): void => {
+  return (v, out, o) => {
     if (typeof v === 'string') {
       const r = utf8.encodeInto(v, out.subarray(o, o + size));
       if (r.read !== v.length) fail(expected, v);
     } else if (v instanceof Uint8Array && v.length <= size) out.set(v, o);
     else fail(expected, v);
   };
+}
+
+function fixedStringWriter(size: number): ColumnWriter {
+  const put = fixedStringPut(size);
   const scratch = new Uint8Array(size);
   return {
     zero: '',
@@ -204,7 +209,8 @@ const jsonWriter: ColumnWriter = {
   accepts: (v) => typeof v === 'object' && v !== null && !isList(v),
 };
 
-function jsonText(v: unknown): string {
+/** The JSON text inserted for a JSON value (a plain object, or JSON text of an object); EncodeFail otherwise. */
+export function jsonText(v: unknown): string {
   const expected = 'a plain object or the JSON text of an object';
   if (typeof v === 'string') {
     let parsed: unknown;
@@ -338,6 +344,46 @@ const POLYGON: TypeNode = { kind: 'Array', element: RING };
 const UTC_ZONES = textZones(undefined);
 
 /**
+ * The insert path's check of one scalar value of type `t` (the coercer its column writer runs on
+ * every value: integer range, Decimal precision and scale, Date/DateTime range, Enum membership,
+ * FixedString length, …), for callers that send a value another way (query parameters, SQL
+ * literals) and must refuse what an insert refuses. Throws EncodeFail; undefined for types with
+ * no scalar check (String, composites, …). Zone-less date-time text is read as UTC.
+ */
+export function scalarCoercer(t: TypeNode): ((v: unknown) => unknown) | undefined {
+  switch (t.kind) {
+    case 'UInt8': return makeSmallInt(intRange(8, false));
+    case 'UInt16': return makeSmallInt(intRange(16, false));
+    case 'UInt32': return makeSmallInt(intRange(32, false));
+    case 'Int8': return makeSmallInt(intRange(8, true));
+    case 'Int16': return makeSmallInt(intRange(16, true));
+    case 'Int32': return makeSmallInt(intRange(32, true));
+    case 'UInt64': return makeBigInt(intRange(64, false));
+    case 'Int64': case 'Interval': return makeBigInt(intRange(64, true));
+    case 'UInt128': return makeBigInt(intRange(128, false));
+    case 'Int128': return makeBigInt(intRange(128, true));
+    case 'UInt256': return makeBigInt(intRange(256, false));
+    case 'Int256': return makeBigInt(intRange(256, true));
+    case 'Float32': return makeFloat(true);
+    case 'Float64': return makeFloat(false);
+    case 'Bool': return toBool;
+    case 'Decimal': return makeDecimal(t.precision, t.scale);
+    case 'Date': return makeDays(0, 65535, 'Date');
+    case 'Date32': return makeDays(-25567, 120529, 'Date32', -2147483648, 2147483647);
+    case 'DateTime': return makeDateTime(UTC_ZONES(t.timezone));
+    case 'DateTime64': return makeDateTime64(t.precision, UTC_ZONES(t.timezone));
+    case 'Enum8': case 'Enum16': return enumCoercer(t);
+    case 'IPv4': return toIpv4;
+    case 'FixedString': {
+      const put = fixedStringPut(t.length);
+      const scratch = new Uint8Array(t.length);
+      return (v) => put(v, scratch, 0);
+    }
+    default: return undefined;
+  }
+}
+
+/**
  * Build the writer for a type; `text` is the whole column type (for error messages); `zones` gives
  * the zone zone-less date-time text is read in for a DateTime type's own zone (textZones: the
  * column's, else the server's; UTC by default).
@@ -368,8 +414,8 @@ export function columnWriter(t: TypeNode, text: string, zones: (columnZone: stri
       if (w === 8) return typedWriter(BigInt64Array, c, 0);
       return wideWriter(w * 8, c, 0);
     }
-    case 'Date': return typedWriter(Uint16Array, makeDays(0, 65535, 'Date'), 0);
-    case 'Date32': return typedWriter(Int32Array, makeDays(-25567, 120529, 'Date32', -2147483648, 2147483647), 0);
+    case 'Date': return typedWriter(Uint16Array, scalarCoercer(t) as (v: unknown) => number, 0);
+    case 'Date32': return typedWriter(Int32Array, scalarCoercer(t) as (v: unknown) => number, 0);
     case 'DateTime': return typedWriter(Uint32Array, makeDateTime(zones(t.timezone)), 0);
     case 'DateTime64': return typedWriter(BigInt64Array, makeDateTime64(t.precision, zones(t.timezone)), 0n);
     case 'Time': return typedWriter(Int32Array, toTime, 0);
