@@ -11,7 +11,7 @@
 // entries by position, never by key) and the kind of the value, never its text or digits.
 // Values are never spliced into SQL: this text only ever travels as a parameter.
 import { ChwireConfigError } from '../errors.js';
-import type { TypeNode } from '../types/ast.js';
+import { isIntKind, type TypeNode } from '../types/ast.js';
 import { daysToString } from '../convert/datetime.js';
 import { zoneClock } from '../convert/zone-text.js';
 import { jsonText } from '../native/write/column-writers.js';
@@ -167,6 +167,20 @@ function describe(v: unknown): string {
   return typeof v;
 }
 
+const U64_MAX = (1n << 64n) - 1n;
+const I64_MIN = -(1n << 63n);
+
+/**
+ * A bigint beyond 64 bits in SQL: the parser reads such digits as a Float64 (rounded), so a wide
+ * integer or Decimal type gets them as text through its own conversion (`toUInt128('…')`,
+ * `toDecimal256('…', S)`), which is exact and takes part in an array's common type.
+ */
+function wideSqlInteger(v: bigint, t: TypeNode | undefined): string {
+  if (t !== undefined && isIntKind(t.kind)) return `to${t.kind}('${v}')`;
+  if (t !== undefined && t.kind === 'Decimal') return `toDecimal256('${v}', ${t.scale})`;
+  return v.toString();
+}
+
 /** Shared by both levels: everything but the scalars whose spelling depends on the level. */
 class Formatter {
   private readonly stack: object[] = [];
@@ -222,7 +236,7 @@ class Formatter {
       case 'string': checkString(v, path); return quote(v);
       // In SQL `-0` is minus the integer 0, which is 0: `-0.` is minus the float zero.
       case 'number': return this.sql && Object.is(v, -0) ? '-0.' : formatNumber(v);
-      case 'bigint': return v.toString();
+      case 'bigint': return this.sql && (v > U64_MAX || v < I64_MIN) ? wideSqlInteger(v, t) : v.toString();
       case 'boolean': return v ? 'true' : 'false';
       case 'object':
         if (v === null) return 'NULL';
