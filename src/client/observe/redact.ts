@@ -4,9 +4,15 @@
 // reaches the caller, every text of its parameters (strings, numbers, the text a Date is sent as,
 // and those inside arrays, tuples and maps) is replaced in the message, `serverMessage` and stack
 // of the error and of each error in its `cause` chain.
+// The server prints a value in several spellings: as chwire sent it (the parameter's escaped
+// text form, `\\` and `\t` for a backslash and a tab), quoted as a SQL string literal
+// (`'it\'s'`, in "Cannot parse string '…'" and in the query it echoes), backquoted as an
+// identifier, double-quoted, JSON-escaped, and these applied twice (it quotes the text it was
+// sent: `'a\\\\b'`). Every such spelling of a value is looked for, not only its raw text.
 // Invariants: only texts of at least MIN_SECRET characters are looked for (shorter ones would
-// mangle ordinary words); a run of the message that is the whole value, or its first
-// MIN_PREFIX characters or more (the server sometimes quotes a cut value), becomes ‹param›.
+// mangle ordinary words); a run of the message that is the whole value in any of its spellings,
+// or the first MIN_PREFIX characters or more of one (the server sometimes quotes a cut value),
+// becomes ‹param›.
 import { isChwireError } from '../../errors.js';
 
 const MIN_SECRET = 4;
@@ -30,7 +36,46 @@ export function secretTexts(params: Readonly<Record<string, unknown>> | undefine
     }
   };
   for (const v of Object.values(params)) visit(v, 0);
+  for (const t of [...out]) for (const x of spellings(t)) out.add(x);
   return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** Characters some spelling writes differently: escapes, quotes, control characters. */
+const SPECIAL = /[\\'"`\u0000-\u001f\u007f\u2028\u2029]/;
+const ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\', '\0': '\\0', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t',
+};
+
+/**
+ * The server's escaping (WriteHelpers' writeAnyEscapedString): backslash escapes, and the quote
+ * character if any, escaped with a backslash or (`doubled`, as it reprints a parameter's array
+ * text: `['it''s']`) written twice.
+ */
+function escaped(text: string, quote: string, doubled = false): string {
+  let out = '';
+  for (const c of text) out += c === quote ? (doubled ? c + c : `\\${c}`) : ESCAPES[c] ?? c;
+  return out;
+}
+
+const SPELLINGS: readonly ((t: string) => string)[] = [
+  (t) => escaped(t, ''), // the parameter text chwire sends, as the server echoes it
+  (t) => escaped(t, "'"), // a string literal
+  (t) => escaped(t, "'", true), // a string literal, SQL-standard quote
+  (t) => escaped(t, '`'), // an identifier
+  (t) => escaped(t, '`', true),
+  (t) => escaped(t, '"'), // a double-quoted name
+  (t) => JSON.stringify(t).slice(1, -1), // JSON
+];
+
+/** Every other way the server may print `text`: one spelling, or two applied in turn. */
+function spellings(text: string): string[] {
+  if (!SPECIAL.test(text)) return [];
+  const once = new Set<string>();
+  for (const f of SPELLINGS) once.add(f(text));
+  const out = new Set(once);
+  for (const x of once) if (SPECIAL.test(x)) for (const f of SPELLINGS) out.add(f(x));
+  out.delete(text);
+  return [...out];
 }
 
 /**
@@ -67,14 +112,19 @@ export function redactText(text: string, secrets: readonly string[]): string {
   outer: while (i < text.length) {
     const candidates = i + MIN_SECRET <= text.length ? byHead.get(text.slice(i, i + MIN_SECRET)) : undefined;
     if (candidates !== undefined) {
+      // The longest run any candidate covers: spellings of one value share their first characters,
+      // and stopping at the first that matches 8 would leave the rest of a longer one in the text.
+      let best = 0;
       for (const s of candidates) {
         let n = MIN_SECRET;
         while (n < s.length && i + n < text.length && text.charCodeAt(i + n) === s.charCodeAt(n)) n++;
-        if (n === s.length || n >= MIN_PREFIX) {
-          out += MARK;
-          i += n;
-          continue outer;
-        }
+        if ((n === s.length || n >= MIN_PREFIX) && n > best) best = n;
+        if (n === s.length) break; // the rest are no longer (longest first)
+      }
+      if (best > 0) {
+        out += MARK;
+        i += best;
+        continue outer;
       }
     }
     out += text[i];
@@ -83,12 +133,20 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** Redacts an error and its cause chain in place (message, stack, serverMessage). */
+/** Redacts an error, its cause chain and its earlier attempts in place (message, stack, serverMessage). */
 export function redactError(e: unknown, secrets: readonly string[]): void {
   if (secrets.length === 0) return;
   const seen = new Set<unknown>();
+  const pending: unknown[] = [e];
+  while (pending.length > 0) redactChain(pending.pop(), secrets, seen, pending);
+}
+
+/** Redacts one error and its cause chain; the earlier attempts of a retried call are queued in `pending`. */
+function redactChain(e: unknown, secrets: readonly string[], seen: Set<unknown>, pending: unknown[]): void {
   for (let cur = e; cur instanceof Error && !seen.has(cur); cur = (cur as { cause?: unknown }).cause) {
     seen.add(cur);
+    const earlier = (cur as { earlierAttempts?: unknown }).earlierAttempts;
+    if (Array.isArray(earlier)) pending.push(...(earlier as unknown[]));
     const err = cur as Error & { serverMessage?: unknown };
     const msg = redactText(err.message, secrets);
     if (msg !== err.message) Object.defineProperty(err, 'message', { value: msg, writable: true, configurable: true, enumerable: false });
