@@ -30,10 +30,11 @@ after(() => rmSync(TMP, { recursive: true, force: true }));
  * a regression guard. (a) and (b) use createQueryClient and the functions they call; (c) is the
  * whole Client of createClient, for reference. The issue's goals, 30 kB for (a) and 35 kB for (b),
  * are not reached: what remains is the read path itself (two wire formats, generated and
- * interpreted decoders, the type parser, the transport, errors that say what went wrong);
+ * interpreted decoders, the type parser, the transport, errors that say what went wrong), and since
+ * issue 25 the insert path's value checks that query parameters run (+4.5 kB for (a));
  * docs/web.md "Bundle size" has the profile.
  */
-const BUDGET = { read: 58_500, worker: 78_500, full: 83_500 } as const;
+const BUDGET = { read: 63_500, worker: 78_500, full: 83_500 } as const;
 
 /** `@opentelemetry/api` as in an app that does not install it: any import of it fails the build. */
 const noOtel: Plugin = {

@@ -29,7 +29,7 @@ import { SentCount, withSent } from './insert-sent.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
 import { chooseInsertColumns, explainLeftOut, guardNullableDefaults } from './insert-columns.js';
 import { serverTextZones, textZonesOf } from './server-text-zones.js';
-import type { ServerTextZones } from '../native/write/encode-values.js';
+import type { ServerTextZones } from '../convert/encode-values.js';
 
 /** What tells a Node byte-mode Readable apart (without importing node:stream). */
 interface ReadableLike { pipe?: unknown; readableObjectMode?: boolean }

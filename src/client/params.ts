@@ -14,7 +14,7 @@ import { ChwireConfigError } from '../errors.js';
 import { isIntKind, type TypeNode } from '../types/ast.js';
 import { daysToString } from '../convert/datetime.js';
 import { zoneClock } from '../convert/zone-text.js';
-import { jsonText } from '../native/write/column-writers.js';
+import { jsonText } from '../convert/value-checks.js';
 import { valueRefusal } from './value-check.js';
 
 /** A tuple value for `Tuple(...)` placeholders (a JS array would be sent as an Array). */

@@ -2,7 +2,7 @@
 // (params.ts) and SQL literals (literal.ts). The server wraps, truncates or rounds what does not
 // fit there (`{p:UInt8}` = 300 reads 44, `CAST(-5 AS UInt64)` reads 2^64 - 5, `{p:Decimal(9, 2)}`
 // = 1.239 reads 1.23), so the client refuses such a value before sending it, with the same
-// coercer the Native encoder runs on an inserted value (column-writers.ts scalarCoercer).
+// coercer the Native encoder runs on an inserted value (convert/value-checks.ts scalarCoercer).
 //
 // Invariant: a value is checked only where the insert coercer reads it as the server reads the
 // text chwire sends for it; where the two readings differ the value goes to the server as before
@@ -13,8 +13,8 @@
 import type { TypeNode } from '../types/ast.js';
 import { printType } from '../types/print.js';
 import { describeValue } from '../errors.js';
-import { EncodeFail } from '../native/write/encode-values.js';
-import { scalarCoercer } from '../native/write/column-writers.js';
+import { EncodeFail } from '../convert/encode-values.js';
+import { scalarCoercer } from '../convert/value-checks.js';
 
 /** Types whose string values the insert coercer reads as the server does. */
 const STRING_CHECKED = new Set<string>([
