@@ -37,3 +37,23 @@ test('secretTexts finds strings inside arrays, maps, objects and tuples; redactE
   assert.ok(!String(e.stack).includes('value-one'));
   assert.equal(inner.message, 'engine says ‹param› is bad');
 });
+
+test('every spelling the server prints a value in is masked whole: escaped, quoted (escaped or doubled quote), backquoted, JSON, twice, and bytes as sent', () => {
+  const s = "Sq'a\\b\tc\nd`e\"f";
+  const sent = "Sq'a\\\\b\\tc\\nd`e\"f";
+  const spellings = [
+    s, sent,
+    "Sq\\'a\\\\b\\tc\\nd`e\"f", "Sq''a\\\\b\\tc\\nd`e\"f", // string literal
+    "Sq\\'a\\\\\\\\b\\\\tc\\\\nd`e\"f", "Sq''a\\\\\\\\b\\\\tc\\\\nd`e\"f", // string literal of the text sent
+    "Sq'a\\\\\\\\b\\\\tc\\\\nd\\`e\"f", // identifier of the text sent
+    JSON.stringify(s).slice(1, -1), JSON.stringify(sent).slice(1, -1),
+  ];
+  const texts = secretTexts({ p: s });
+  for (const sp of spellings) {
+    assert.equal(redactText(`value ${sp} cannot be parsed`, texts), 'value ‹param› cannot be parsed', JSON.stringify(sp));
+    // A cut spelling (10+ characters) is masked too, and nothing of it is left.
+    assert.equal(redactText(`before: '${sp.slice(0, 10)}'`, texts), "before: '‹param›'", JSON.stringify(sp.slice(0, 10)));
+  }
+  const bytes = new Uint8Array([0x53, 0x71, 0x01, 0xff, 0x41, 0x5c, 0x42, 0x43, 0x44]);
+  assert.equal(redactText('value Sq\\x01\\xffA\\\\BCD cannot be parsed', secretTexts({ b: bytes })), 'value ‹param› cannot be parsed');
+});

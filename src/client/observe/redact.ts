@@ -26,7 +26,7 @@ export function secretTexts(params: Readonly<Record<string, unknown>> | undefine
   const visit = (v: unknown, depth: number): void => {
     if (depth > 8 || v === null || v === undefined) return;
     if (typeof v === 'string') { if (v.length >= MIN_SECRET) out.add(v); return; }
-    if (v instanceof Uint8Array) { if (v.length >= MIN_SECRET) out.add(new TextDecoder().decode(v)); return; }
+    if (v instanceof Uint8Array) { if (v.length >= MIN_SECRET) out.add(new TextDecoder().decode(v)).add(bytesSent(v)); return; }
     if (typeof v === 'number' || typeof v === 'bigint') { const s = String(v); if (s.length >= MIN_SECRET) out.add(s); return; }
     if (v instanceof Date) { for (const t of dateTexts(v)) out.add(t); return; }
     if (v instanceof Map) { for (const [k, x] of v) { visit(k, depth + 1); visit(x, depth + 1); } return; }
@@ -38,6 +38,13 @@ export function secretTexts(params: Readonly<Record<string, unknown>> | undefine
   for (const v of Object.values(params)) visit(v, 0);
   for (const t of [...out]) for (const x of spellings(t)) out.add(x);
   return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** The text params.ts sends for bytes (printable ASCII as is, a backslash doubled, the rest `\xHH`), which the server echoes. */
+function bytesSent(b: Uint8Array): string {
+  let out = '';
+  for (const x of b) out += x === 0x5c ? '\\\\' : x >= 0x20 && x < 0x7f ? String.fromCharCode(x) : `\\x${x.toString(16).padStart(2, '0')}`;
+  return out;
 }
 
 /** Characters some spelling writes differently: escapes, quotes, control characters. */
