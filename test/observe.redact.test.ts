@@ -29,6 +29,7 @@ test('secretTexts finds strings inside arrays, maps, objects and tuples; redactE
   const texts = secretTexts({ a: ['alpha-1', 'x'], m: new Map([['key-one', 'value-one']]), o: { k: 'nested-v' }, t: tuple(1, 'tuple-s'), n: 123456, short: 'abc' });
   for (const s of ['alpha-1', 'key-one', 'value-one', 'nested-v', 'tuple-s', '123456']) assert.ok(texts.includes(s), s);
   assert.ok(!texts.includes('abc') && !texts.includes('x'));
+  assert.ok(!texts.includes('values'), 'a tuple\'s field name is no secret');
   const inner = new Error('engine says value-one is bad');
   const e = new ChwireServerError('Code: 457. Value value-one cannot be parsed', { serverCode: 457 }, { cause: inner });
   redactError(e, texts);

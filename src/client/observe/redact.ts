@@ -31,6 +31,11 @@ export function secretTexts(params: Readonly<Record<string, unknown>> | undefine
     if (v instanceof Date) { for (const t of dateTexts(v)) out.add(t); return; }
     if (v instanceof Map) { for (const [k, x] of v) { visit(k, depth + 1); visit(x, depth + 1); } return; }
     if (Array.isArray(v)) { for (const x of v) visit(x, depth + 1); return; }
+    // A tuple(…) (params.ts QueryTuple): its elements, not its field name `values` as a secret.
+    if (typeof v === 'object' && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null && Array.isArray((v as { values?: unknown }).values)) {
+      for (const x of (v as { values: unknown[] }).values) visit(x, depth + 1);
+      return;
+    }
     if (typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) { visit(k, depth + 1); visit(x, depth + 1); }
     }
