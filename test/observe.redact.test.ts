@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { redactError, redactText, secretTexts } from '../src/client/observe/redact.js';
+import { redactError, redactText, secretTexts, spelledTexts } from '../src/client/observe/redact.js';
 import { ChwireServerError } from '../src/errors.js';
 import { tuple } from '../src/index.js';
 
@@ -49,12 +49,16 @@ test('every spelling the server prints a value in is masked whole: escaped, quot
     "Sq'a\\\\\\\\b\\\\tc\\\\nd\\`e\"f", // identifier of the text sent
     JSON.stringify(s).slice(1, -1), JSON.stringify(sent).slice(1, -1),
   ];
-  const texts = secretTexts({ p: s });
+  const texts = spelledTexts(secretTexts({ p: s }));
   for (const sp of spellings) {
     assert.equal(redactText(`value ${sp} cannot be parsed`, texts), 'value ‹param› cannot be parsed', JSON.stringify(sp));
     // A cut spelling (10+ characters) is masked too, and nothing of it is left.
     assert.equal(redactText(`before: '${sp.slice(0, 10)}'`, texts), "before: '‹param›'", JSON.stringify(sp.slice(0, 10)));
   }
   const bytes = new Uint8Array([0x53, 0x71, 0x01, 0xff, 0x41, 0x5c, 0x42, 0x43, 0x44]);
-  assert.equal(redactText('value Sq\\x01\\xffA\\\\BCD cannot be parsed', secretTexts({ b: bytes })), 'value ‹param› cannot be parsed');
+  assert.equal(redactText('value Sq\\x01\\xffA\\\\BCD cannot be parsed', spelledTexts(secretTexts({ b: bytes }))), 'value ‹param› cannot be parsed');
+  // Through redactError, which adds the spellings itself.
+  const e = new ChwireServerError(`Code: 6. Cannot parse string '${spellings[2]}' as UInt8`, { serverCode: 6 });
+  redactError(e, secretTexts({ p: s }));
+  assert.equal(e.serverMessage, "Code: 6. Cannot parse string '‹param›' as UInt8");
 });

@@ -41,7 +41,16 @@ export function secretTexts(params: Readonly<Record<string, unknown>> | undefine
     }
   };
   for (const v of Object.values(params)) visit(v, 0);
-  for (const t of [...out]) for (const x of spellings(t)) out.add(x);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * `secrets` with every other spelling of each (see spellings), longest first. Made when an error
+ * is redacted, not when a call begins: a call that succeeds pays nothing for them.
+ */
+export function spelledTexts(secrets: readonly string[]): string[] {
+  const out = new Set(secrets);
+  for (const t of secrets) for (const x of spellings(t)) out.add(x);
   return [...out].sort((a, b) => b.length - a.length);
 }
 
@@ -106,7 +115,7 @@ function dateTexts(d: Date): string[] {
   return out;
 }
 
-/** `text` with every whole value, or a long enough prefix of one, replaced. */
+/** `text` with every whole value, or a long enough prefix of one, replaced (`secrets` as they are: spelledTexts adds the other spellings). */
 export function redactText(text: string, secrets: readonly string[]): string {
   if (secrets.length === 0) return text;
   // Candidates by their first MIN_SECRET characters (every secret has that many), longest first
@@ -148,9 +157,10 @@ export function redactText(text: string, secrets: readonly string[]): string {
 /** Redacts an error, its cause chain and its earlier attempts in place (message, stack, serverMessage). */
 export function redactError(e: unknown, secrets: readonly string[]): void {
   if (secrets.length === 0) return;
+  const all = spelledTexts(secrets);
   const seen = new Set<unknown>();
   const pending: unknown[] = [e];
-  while (pending.length > 0) redactChain(pending.pop(), secrets, seen, pending);
+  while (pending.length > 0) redactChain(pending.pop(), all, seen, pending);
 }
 
 /** Redacts one error and its cause chain; the earlier attempts of a retried call are queued in `pending`. */
