@@ -45,13 +45,13 @@ export function secretTexts(params: Readonly<Record<string, unknown>> | undefine
 }
 
 /**
- * `secrets` with every other spelling of each (see spellings), longest first. Made when an error
+ * `secrets` with every other spelling of each (see spellings), in no order. Made when an error
  * is redacted, not when a call begins: a call that succeeds pays nothing for them.
  */
 export function spelledTexts(secrets: readonly string[]): string[] {
-  const out = new Set(secrets);
-  for (const t of secrets) for (const x of spellings(t)) out.add(x);
-  return [...out].sort((a, b) => b.length - a.length);
+  const out = [...secrets];
+  for (const t of secrets) for (const x of spellings(t)) out.push(x);
+  return out;
 }
 
 /** The text params.ts sends for bytes (printable ASCII as is, a backslash doubled, the rest `\xHH`), which the server echoes. */
@@ -73,10 +73,13 @@ const ESCAPES: Readonly<Record<string, string>> = {
  * text: `['it''s']`) written twice.
  */
 function escaped(text: string, quote: string, doubled = false): string {
-  let out = '';
-  for (const c of text) out += c === quote ? (doubled ? c + c : `\\${c}`) : ESCAPES[c] ?? c;
-  return out;
+  const re = quote === '' ? ESCAPED : quote === "'" ? ESCAPED_1 : quote === '`' ? ESCAPED_B : ESCAPED_2;
+  return text.replace(re, (c) => (c === quote ? (doubled ? c + c : `\\${c}`) : ESCAPES[c]!));
 }
+const ESCAPED = /[\\\0\b\f\n\r\t]/g;
+const ESCAPED_1 = /[\\\0\b\f\n\r\t']/g;
+const ESCAPED_B = /[\\\0\b\f\n\r\t`]/g;
+const ESCAPED_2 = /[\\\0\b\f\n\r\t"]/g;
 
 const SPELLINGS: readonly ((t: string) => string)[] = [
   (t) => escaped(t, ''), // the parameter text chwire sends, as the server echoes it
@@ -88,13 +91,18 @@ const SPELLINGS: readonly ((t: string) => string)[] = [
   (t) => JSON.stringify(t).slice(1, -1), // JSON
 ];
 
-/** Every other way the server may print `text`: one spelling, or two applied in turn. */
+/**
+ * Every other way the server may print `text`: a spelling of the text itself, of the escaped text
+ * chwire sent for it (the server quotes what it was sent), or of its string literal (an element of
+ * an array parameter, quoted again in "expected … before: '…'").
+ */
 function spellings(text: string): string[] {
   if (!SPECIAL.test(text)) return [];
-  const once = new Set<string>();
-  for (const f of SPELLINGS) once.add(f(text));
-  const out = new Set(once);
-  for (const x of once) if (SPECIAL.test(x)) for (const f of SPELLINGS) out.add(f(x));
+  const out = new Set<string>();
+  for (const base of new Set([text, escaped(text, ''), escaped(text, "'")])) {
+    out.add(base);
+    if (SPECIAL.test(base)) for (const f of SPELLINGS) out.add(f(base));
+  }
   out.delete(text);
   return [...out];
 }
@@ -115,41 +123,87 @@ function dateTexts(d: Date): string[] {
   return out;
 }
 
-/** `text` with every whole value, or a long enough prefix of one, replaced (`secrets` as they are: spelledTexts adds the other spellings). */
-export function redactText(text: string, secrets: readonly string[]): string {
-  if (secrets.length === 0) return text;
-  // Candidates by their first MIN_SECRET characters (every secret has that many), longest first
-  // as in `secrets`: one lookup per position instead of a pass over every secret, so a parameter
-  // of 60 000 array elements costs milliseconds, not seconds.
-  const byHead = new Map<string, string[]>();
-  for (const s of secrets) {
-    const head = s.slice(0, MIN_SECRET);
-    const list = byHead.get(head);
-    if (list === undefined) byHead.set(head, [s]);
-    else list.push(s);
+/**
+ * The texts looked for, arranged so that each position of a message costs a binary search, however
+ * many texts there are and however many share their first characters (60 000 array elements, each
+ * in several spellings): texts of MIN_PREFIX characters or more sorted, where the one sharing the
+ * longest run with the message at a position is next to where that position's text would sort;
+ * shorter ones (matched only whole) in a set.
+ */
+class Matcher {
+  private readonly long: string[] = [];
+  private readonly short = new Set<string>();
+  private maxShort = 0;
+
+  constructor(secrets: readonly string[]) {
+    for (const s of secrets) {
+      if (s.length >= MIN_PREFIX) this.long.push(s);
+      else if (s.length >= MIN_SECRET) { this.short.add(s); if (s.length > this.maxShort) this.maxShort = s.length; }
+    }
+    this.long.sort(); // by UTF-16 code units, as compare() reads them
   }
-  let out = '';
-  let i = 0;
-  outer: while (i < text.length) {
-    const candidates = i + MIN_SECRET <= text.length ? byHead.get(text.slice(i, i + MIN_SECRET)) : undefined;
-    if (candidates !== undefined) {
-      // The longest run any candidate covers: spellings of one value share their first characters,
-      // and stopping at the first that matches 8 would leave the rest of a longer one in the text.
-      let best = 0;
-      for (const s of candidates) {
-        let n = MIN_SECRET;
-        while (n < s.length && i + n < text.length && text.charCodeAt(i + n) === s.charCodeAt(n)) n++;
-        if ((n === s.length || n >= MIN_PREFIX) && n > best) best = n;
-        if (n === s.length) break; // the rest are no longer (longest first)
+
+  get empty(): boolean {
+    return this.long.length === 0 && this.short.size === 0;
+  }
+
+  /** The length of the longest run at text[i] a text covers (whole, or MIN_PREFIX or more of it); 0 when none. */
+  match(text: string, i: number): number {
+    let best = 0;
+    const long = this.long;
+    if (long.length > 0 && i + MIN_PREFIX <= text.length) {
+      let lo = 0;
+      let hi = long.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compare(long[mid]!, text, i) <= 0) lo = mid + 1;
+        else hi = mid;
       }
-      if (best > 0) {
-        out += MARK;
-        i += best;
-        continue outer;
+      for (const k of [lo - 1, lo]) {
+        const s = long[k];
+        if (s === undefined) continue;
+        let n = 0;
+        while (n < s.length && i + n < text.length && text.charCodeAt(i + n) === s.charCodeAt(n)) n++;
+        if (n >= MIN_PREFIX && n > best) best = n;
       }
     }
-    out += text[i];
-    i++;
+    if (best === 0) {
+      for (let n = Math.min(this.maxShort, text.length - i); n >= MIN_SECRET; n--) {
+        if (this.short.has(text.slice(i, i + n))) return n;
+      }
+    }
+    return best;
+  }
+}
+
+/** Order of `s` against the text at `i` (a text that `s` begins counts as after `s`). */
+function compare(s: string, text: string, i: number): number {
+  for (let k = 0; k < s.length; k++) {
+    if (i + k >= text.length) return 1;
+    const d = s.charCodeAt(k) - text.charCodeAt(i + k);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** `text` with every whole value, or a long enough prefix of one, replaced (`secrets` as they are: spelledTexts adds the other spellings). */
+export function redactText(text: string, secrets: readonly string[]): string {
+  return redactWith(text, new Matcher(secrets));
+}
+
+function redactWith(text: string, m: Matcher): string {
+  if (m.empty) return text;
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const n = m.match(text, i);
+    if (n > 0) {
+      out += MARK;
+      i += n;
+    } else {
+      out += text[i];
+      i++;
+    }
   }
   return out;
 }
@@ -157,27 +211,27 @@ export function redactText(text: string, secrets: readonly string[]): string {
 /** Redacts an error, its cause chain and its earlier attempts in place (message, stack, serverMessage). */
 export function redactError(e: unknown, secrets: readonly string[]): void {
   if (secrets.length === 0) return;
-  const all = spelledTexts(secrets);
+  const m = new Matcher(spelledTexts(secrets));
   const seen = new Set<unknown>();
   const pending: unknown[] = [e];
-  while (pending.length > 0) redactChain(pending.pop(), all, seen, pending);
+  while (pending.length > 0) redactChain(pending.pop(), m, seen, pending);
 }
 
 /** Redacts one error and its cause chain; the earlier attempts of a retried call are queued in `pending`. */
-function redactChain(e: unknown, secrets: readonly string[], seen: Set<unknown>, pending: unknown[]): void {
+function redactChain(e: unknown, m: Matcher, seen: Set<unknown>, pending: unknown[]): void {
   for (let cur = e; cur instanceof Error && !seen.has(cur); cur = (cur as { cause?: unknown }).cause) {
     seen.add(cur);
     const earlier = (cur as { earlierAttempts?: unknown }).earlierAttempts;
     if (Array.isArray(earlier)) pending.push(...(earlier as unknown[]));
     const err = cur as Error & { serverMessage?: unknown };
-    const msg = redactText(err.message, secrets);
+    const msg = redactWith(err.message, m);
     if (msg !== err.message) Object.defineProperty(err, 'message', { value: msg, writable: true, configurable: true, enumerable: false });
     if (typeof err.stack === 'string') {
-      const st = redactText(err.stack, secrets);
+      const st = redactWith(err.stack, m);
       if (st !== err.stack) Object.defineProperty(err, 'stack', { value: st, writable: true, configurable: true, enumerable: false });
     }
     if (isChwireError(cur) && typeof err.serverMessage === 'string') {
-      Object.defineProperty(err, 'serverMessage', { value: redactText(err.serverMessage, secrets), writable: false, configurable: true, enumerable: true });
+      Object.defineProperty(err, 'serverMessage', { value: redactWith(err.serverMessage, m), writable: false, configurable: true, enumerable: true });
     }
   }
 }
