@@ -3,12 +3,13 @@
 // throwIf message): such text would carry a secret into the caller's logs. Before a call's error
 // reaches the caller, every text of its parameters (strings, numbers, the text a Date is sent as,
 // and those inside arrays, tuples and maps) is replaced in the message, `serverMessage` and stack
-// of the error and of each error in its `cause` chain.
+// of the error, of each error in its `cause` chain and of its earlier attempts.
 // The server prints a value in several spellings: as chwire sent it (the parameter's escaped
 // text form, `\\` and `\t` for a backslash and a tab), quoted as a SQL string literal
-// (`'it\'s'`, in "Cannot parse string '…'" and in the query it echoes), backquoted as an
-// identifier, double-quoted, JSON-escaped, and these applied twice (it quotes the text it was
-// sent: `'a\\\\b'`). Every such spelling of a value is looked for, not only its raw text.
+// (`'it\'s'` or `'it''s'`, in "Cannot parse string '…'" and in the query it echoes), backquoted as
+// an identifier, double-quoted, JSON-escaped, and each of these also of the text it was sent and
+// of the value's string literal (it quotes them: `'a\\\\b'`). Every such spelling of a value is
+// looked for, not only its raw text, when an error is redacted.
 // Invariants: only texts of at least MIN_SECRET characters are looked for (shorter ones would
 // mangle ordinary words); a run of the message that is the whole value in any of its spellings,
 // or the first MIN_PREFIX characters or more of one (the server sometimes quotes a cut value),
