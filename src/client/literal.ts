@@ -16,7 +16,7 @@ import { isIntKind } from '../types/ast.js';
 import { parseType } from '../types/parse.js';
 import { printType } from '../types/print.js';
 import { formatLiteral, type QueryParamValue } from './params.js';
-import { valueRefusal } from './value-check.js';
+import { ValueChecker } from './value-check.js';
 
 /**
  * `sqlLiteral('it\'s', 'String')` → `CAST('it\'s' AS String)`; `sqlLiteral([1n, 2n], 'Array(UInt64)')`
@@ -40,7 +40,7 @@ export function sqlLiteral(value: QueryParamValue, type: string): string {
 export function sqlInteger(value: number | bigint | string, type = 'UInt64'): string {
   const t = parseType(type);
   if (!isIntKind(t.kind)) throw new ChwireConfigError(`sqlInteger: ${printType(t)} is not an integer type (UInt8 … Int256)`);
-  const why = valueRefusal(value, t, true);
+  const why = new ValueChecker(true).refusal(value, t);
   if (why !== undefined) throw new ChwireConfigError(`sqlInteger: ${why}`);
   if (typeof value !== 'number' && typeof value !== 'bigint' && typeof value !== 'string') {
     throw new ChwireConfigError(`sqlInteger: cannot write ${typeof value} as an integer`);

@@ -15,7 +15,7 @@ import { isIntKind, type TypeNode } from '../types/ast.js';
 import { daysToString } from '../convert/datetime.js';
 import { zoneClock } from '../convert/zone-text.js';
 import { jsonText } from '../convert/value-checks.js';
-import { valueRefusal } from './value-check.js';
+import { ValueChecker } from './value-check.js';
 
 /** A tuple value for `Tuple(...)` placeholders (a JS array would be sent as an Array). */
 export class QueryTuple<T extends readonly unknown[] = readonly unknown[]> {
@@ -222,10 +222,12 @@ class Formatter {
     }
   }
 
+  private checker: ValueChecker | undefined;
+
   /** Refuses what an insert of `v` as a `t` refuses (value-check.ts), naming the place and the type. */
   private check(v: unknown, path: string, t: TypeNode | undefined): void {
     if (t === undefined) return;
-    const why = valueRefusal(v, t, this.sql);
+    const why = (this.checker ??= new ValueChecker(this.sql)).refusal(v, t);
     if (why !== undefined) fail(path, why);
   }
 

@@ -24,18 +24,6 @@ const STRING_CHECKED = new Set<string>([
 
 const DATE_KINDS = new Set<string>(['Date', 'Date32', 'DateTime', 'DateTime64']);
 
-/** Coercers by printed type: one per type per process (a type's check holds no state). */
-const coercers = new Map<string, ((v: unknown) => unknown) | undefined>();
-const MAX_CACHED = 256;
-
-function coercerOf(t: TypeNode, text: string): ((v: unknown) => unknown) | undefined {
-  if (coercers.has(text)) return coercers.get(text);
-  const c = scalarCoercer(t);
-  if (coercers.size >= MAX_CACHED) coercers.clear();
-  coercers.set(text, c);
-  return c;
-}
-
 /** Whether the insert coercer reads `v` as the server reads the text sent for it (see the header). */
 function checked(v: unknown, kind: string, sql: boolean): boolean {
   switch (typeof v) {
@@ -52,20 +40,30 @@ function checked(v: unknown, kind: string, sql: boolean): boolean {
 }
 
 /**
- * Why `v` cannot be sent as a `t` (a parameter when `sql` is false, a SQL literal when true):
- * `<kind of v> is not <what t takes> (<t>)`, or undefined when it can (or is not checked here).
- * `t` is the bare type (Nullable and LowCardinality removed).
+ * Checks values against their declared types, one coercer per type node (a call's parameters, or
+ * one literal): made when first needed, kept for the checker's life, never shared between calls.
  */
-export function valueRefusal(v: unknown, t: TypeNode, sql: boolean): string | undefined {
-  if (!checked(v, t.kind, sql)) return undefined;
-  const text = printType(t);
-  const coerce = coercerOf(t, text);
-  if (coerce === undefined) return undefined;
-  try {
-    coerce(v);
-    return undefined;
-  } catch (e) {
-    if (!(e instanceof EncodeFail)) throw e;
-    return `${describeValue(v)} is not ${e.expected} (${text})`;
+export class ValueChecker {
+  private readonly coercers = new Map<TypeNode, ((v: unknown) => unknown) | undefined>();
+
+  /** `sql`: the value becomes a SQL literal (CAST semantics) rather than a parameter's text. */
+  constructor(private readonly sql: boolean) {}
+
+  /**
+   * Why `v` cannot be sent as a `t`: `<kind of v> is not <what t takes> (<t>)`, or undefined when
+   * it can (or is not checked here). `t` is the bare type (Nullable and LowCardinality removed).
+   */
+  refusal(v: unknown, t: TypeNode): string | undefined {
+    if (!checked(v, t.kind, this.sql)) return undefined;
+    let coerce = this.coercers.get(t);
+    if (coerce === undefined && !this.coercers.has(t)) this.coercers.set(t, coerce = scalarCoercer(t));
+    if (coerce === undefined) return undefined;
+    try {
+      coerce(v);
+      return undefined;
+    } catch (e) {
+      if (!(e instanceof EncodeFail)) throw e;
+      return `${describeValue(v)} is not ${e.expected} (${printType(t)})`;
+    }
   }
 }
