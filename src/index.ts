@@ -31,7 +31,7 @@ export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
 export type { ColumnStream, ColumnBatch } from './client/column-stream.js';
 export { tuple, QueryTuple } from './client/params.js';
 export { precompiledHits, precompiledCount, type PrecompiledKind } from './codegen/precompiled.js';
-export { sqlLiteral } from './client/literal.js';
+export { sqlLiteral, sqlInteger } from './client/literal.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export {
   columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,

@@ -103,7 +103,7 @@ export type { TracingOptions, TracingTracer, TracingSpan } from './client/observ
 export type { Logger, LogLevel } from './client/observe/logger.js';
 export { tuple, QueryTuple } from './client/params.js';
 export { precompiledHits, precompiledCount, type PrecompiledKind } from './codegen/precompiled.js';
-export { sqlLiteral } from './client/literal.js';
+export { sqlLiteral, sqlInteger } from './client/literal.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export {
   columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { ChwireEncodeError } from '../src/errors.js';
 import { compileNativeEncoder } from '../src/native/write/encoder.js';
 import { decodeNative } from '../src/native/read/row-decoder.js';
-import { fixedDateTime, parseIso } from '../src/native/write/encode-values.js';
+import { fixedDateTime, parseIso } from '../src/convert/encode-values.js';
 import { engineJsonRows } from './support/engine.js';
 import { sqlString } from './support/native-engine.js';
 

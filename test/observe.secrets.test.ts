@@ -75,8 +75,9 @@ const observed = (over: ClientOptions): Client => createClient({ logger: logger 
 async function everyCallKind(c: Client, failing: boolean): Promise<void> {
   const params = { p: PARAM };
   const sqlOk = 'SELECT {p:String} AS v, number FROM numbers(3)';
-  // A parameter the server cannot use: its error quotes the value (Code 457).
-  const sqlBad = 'SELECT {p:UInt8} AS v';
+  // A parameter the server cannot use: its error quotes the value (Code 38). (A string for
+  // {p:UInt8} is refused by the client before sending: value-check.ts.)
+  const sqlBad = 'SELECT {p:Date} AS v';
   const sql = failing ? sqlBad : sqlOk;
   await run(() => c.fetch(sql, { params }));
   await run(() => c.fetchOne(sql, { params }));
@@ -131,7 +132,7 @@ test('HTTP: no secret in logs, spans, channel contexts, errors or URLs, for ever
   assertClean();
   // The collection is not empty: each kind of evidence was gathered.
   for (const kind of ['log debug', 'log warn', 'span', 'channel', 'error message', 'url']) assert.ok(seen.some((s) => s.startsWith(kind)), `collected ${kind}`);
-  assert.ok(seen.some((s) => s.includes('BAD_QUERY_PARAMETER')), 'the server error quoting the parameter was provoked');
+  assert.ok(seen.some((s) => s.includes('CANNOT_PARSE_DATE')), 'the server error quoting the parameter was provoked');
   assert.ok(seen.some((s) => s.includes('‹param›')), 'and its value was redacted');
 });
 

@@ -9,7 +9,7 @@
 // parse as the type (never from a ClickHouse result) is an error naming the column.
 import { makeData, Utf8, FixedSizeBinary, type Data, type DataType } from 'apache-arrow';
 import { badForm, kindOf, isNull, type Converter, type Validity, type Where } from './converter.js';
-import { writeIpv6 } from '../native/write/encode-values.js';
+import { writeIpv6 } from '../convert/encode-values.js';
 import type { RawStringsColumn } from '../native/read/column-shapes.js';
 
 const isRaw = (c: unknown): c is RawStringsColumn =>

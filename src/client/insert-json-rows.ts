@@ -15,7 +15,7 @@ import type { ServerInfo } from '../transport/types.js';
 import type { ClientCore } from './core.js';
 import type { InsertOptions, TableColumn } from './insert-types.js';
 import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
-import { EncodeFail, textZones } from '../native/write/encode-values.js';
+import { EncodeFail, textZones } from '../convert/encode-values.js';
 import { parseType } from '../types/parse.js';
 import { tableSchema } from './table-schema.js';
 import { serverTextZone } from './capabilities.js';

@@ -33,7 +33,7 @@ import { AsyncGate, SyncGate, gateOf, withTaken } from './insert-source.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
 import { chooseInsertColumns, explainLeftOut, guardNullableDefaults } from './insert-columns.js';
 import { serverTextZones, textZonesOf } from './server-text-zones.js';
-import type { ServerTextZones } from '../native/write/encode-values.js';
+import type { ServerTextZones } from '../convert/encode-values.js';
 
 /** What tells a Node byte-mode Readable apart (without importing node:stream). */
 interface ReadableLike { pipe?: unknown; readableObjectMode?: boolean }

@@ -16,8 +16,8 @@ import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import {
   EncodeFail, fail, intRange, makeSmallInt, makeBigInt, makeFloat, toBFloat16, toBool, makeDecimal, makeDays,
   makeDateTime, makeDateTime64, toTime, makeTime64, writeUuid, toIpv4, writeIpv6, type TextZone,
-} from '../native/write/encode-values.js';
-import { enumCoercer, fixedStringPut } from '../native/write/column-writers.js';
+} from '../convert/encode-values.js';
+import { enumCoercer, fixedStringPut } from '../convert/value-checks.js';
 import { isList } from '../native/write/writer-core.js';
 import { jsonValue } from './insert-json.js';
 

@@ -11,9 +11,11 @@
 // entries by position, never by key) and the kind of the value, never its text or digits.
 // Values are never spliced into SQL: this text only ever travels as a parameter.
 import { ChwireConfigError } from '../errors.js';
-import type { TypeNode } from '../types/ast.js';
+import { isIntKind, type TypeNode } from '../types/ast.js';
 import { daysToString } from '../convert/datetime.js';
 import { zoneClock } from '../convert/zone-text.js';
+import { jsonText } from '../convert/value-checks.js';
+import { ValueChecker } from './value-check.js';
 
 /** A tuple value for `Tuple(...)` placeholders (a JS array would be sent as an Array). */
 export class QueryTuple<T extends readonly unknown[] = readonly unknown[]> {
@@ -146,6 +148,15 @@ function partType(t: TypeNode | undefined, i: number | 'key' | 'value'): TypeNod
   return undefined;
 }
 
+/** A plain object for a JSON placeholder: its JSON text (as an insert sends it), never a map literal. */
+function jsonObjectText(v: object, path: string): string {
+  try {
+    return jsonText(v);
+  } catch {
+    return fail(path, 'the object cannot be written as JSON (a cycle, or a value JSON has no form for)');
+  }
+}
+
 function isPlainObject(v: object): boolean {
   const proto = Object.getPrototypeOf(v) as unknown;
   return proto === Object.prototype || proto === null;
@@ -154,6 +165,20 @@ function isPlainObject(v: object): boolean {
 function describe(v: unknown): string {
   if (typeof v === 'object' && v !== null) return v.constructor?.name ?? 'object';
   return typeof v;
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+const I64_MIN = -(1n << 63n);
+
+/**
+ * A bigint beyond 64 bits in SQL: the parser reads such digits as a Float64 (rounded), so a wide
+ * integer or Decimal type gets them as text through its own conversion (`toUInt128('…')`,
+ * `toDecimal256('…', S)`), which is exact and takes part in an array's common type.
+ */
+function wideSqlInteger(v: bigint, t: TypeNode | undefined): string {
+  if (t !== undefined && isIntKind(t.kind)) return `to${t.kind}('${v}')`;
+  if (t !== undefined && t.kind === 'Decimal') return `toDecimal256('${v}', ${t.scale})`;
+  return v.toString();
 }
 
 /** Shared by both levels: everything but the scalars whose spelling depends on the level. */
@@ -197,19 +222,30 @@ class Formatter {
     }
   }
 
+  private checker: ValueChecker | undefined;
+
+  /** Refuses what an insert of `v` as a `t` refuses (value-check.ts), naming the place and the type. */
+  private check(v: unknown, path: string, t: TypeNode | undefined): void {
+    if (t === undefined) return;
+    const why = (this.checker ??= new ValueChecker(this.sql)).refusal(v, t);
+    if (why !== undefined) fail(path, why);
+  }
+
   /** An element inside a composite: a SQL literal. */
   readonly element = (v: unknown, path: string, t: TypeNode | undefined): string => {
+    this.check(v, path, t);
     switch (typeof v) {
       case 'string': checkString(v, path); return quote(v);
       // In SQL `-0` is minus the integer 0, which is 0: `-0.` is minus the float zero.
       case 'number': return this.sql && Object.is(v, -0) ? '-0.' : formatNumber(v);
-      case 'bigint': return v.toString();
+      case 'bigint': return this.sql && (v > U64_MAX || v < I64_MIN) ? wideSqlInteger(v, t) : v.toString();
       case 'boolean': return v ? 'true' : 'false';
       case 'object':
         if (v === null) return 'NULL';
         if (v instanceof Date && this.sql) return sqlDate(v, path, t);
         if (v instanceof Date) return `'${formatDate(v, path, t)}'`; // unquoted, DateTime64 misreads it as ticks
         if (v instanceof Uint8Array) return `'${escapeBytes(v, true)}'`;
+        if (t !== undefined && t.kind === 'JSON' && isPlainObject(v)) return quote(jsonObjectText(v, path));
         return this.composite(v, path, this.element, t) ?? fail(path, `cannot send a ${describe(v)}`);
       default:
         return fail(path, `cannot send ${v === undefined ? 'undefined' : `a ${typeof v}`}`);
@@ -219,11 +255,12 @@ class Formatter {
   /** The whole parameter: the escaped text form of one value. */
   top(v: unknown, path: string, t: TypeNode | undefined): string {
     switch (typeof v) {
-      case 'string': checkString(v, path); return escapeTop(v);
+      case 'string': checkString(v, path); this.check(v, path, t); return escapeTop(v);
       case 'object':
         if (v === null) return '\\N';
-        if (v instanceof Date) return formatDate(v, path, t);
-        if (v instanceof Uint8Array) return escapeBytes(v, false);
+        if (v instanceof Date) { this.check(v, path, t); return formatDate(v, path, t); }
+        if (v instanceof Uint8Array) { this.check(v, path, t); return escapeBytes(v, false); }
+        if (t !== undefined && t.kind === 'JSON' && isPlainObject(v)) return escapeTop(jsonObjectText(v, path));
         return this.element(v, path, t);
       default:
         return this.element(v, path, t);

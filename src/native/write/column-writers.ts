@@ -19,11 +19,12 @@ import type { ByteSink } from './sink.js';
 import { failedAt, remap, isList, type ColumnWriter } from './writer-core.js';
 import { keyFromText } from './key-from-text.js';
 import { nullableWriter, arrayWriter, tupleWriter, mapWriter, lowCardinalityWriter, variantWriter } from './composite-writers.js';
+import { enumCoercer, fixedStringPut, jsonText, scalarCoercer } from '../../convert/value-checks.js';
 
 import {
-  EncodeFail, fail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, toBFloat16, makeDecimal, makeDays,
+  EncodeFail, fail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, toBFloat16, makeDecimal,
   makeDateTime, makeDateTime64, textZones, type TextZone, toTime, makeTime64, writeUuid, toIpv4, writeIpv6,
-} from './encode-values.js';
+} from '../../convert/encode-values.js';
 
 export { failedAt, type ColumnWriter } from './writer-core.js';
 
@@ -133,20 +134,6 @@ const stringWriter: ColumnWriter = {
   accepts: (v) => typeof v === 'string' || v instanceof Uint8Array,
 };
 
-const utf8 = new TextEncoder();
-
-/** Writes a FixedString(size) value at out[o, o + size) (zero padding is the caller's), or fails. */
-export function fixedStringPut(size: number): (v: unknown, out: Uint8Array, o: number) => void {
-  const expected = `a string or Uint8Array of at most ${size} bytes`;
-  return (v, out, o) => {
-    if (typeof v === 'string') {
-      const r = utf8.encodeInto(v, out.subarray(o, o + size));
-      if (r.read !== v.length) fail(expected, v);
-    } else if (v instanceof Uint8Array && v.length <= size) out.set(v, o);
-    else fail(expected, v);
-  };
-}
-
 function fixedStringWriter(size: number): ColumnWriter {
   const put = fixedStringPut(size);
   const scratch = new Uint8Array(size);
@@ -173,23 +160,6 @@ function fixedStringWriter(size: number): ColumnWriter {
   };
 }
 
-/** An Enum value (label or number) → its number, or fails. */
-export function enumCoercer(t: Extract<TypeNode, { kind: 'Enum8' | 'Enum16' }>): (v: unknown) => number {
-  const byLabel = new Map<string, number>();
-  const values = new Set<number>();
-  for (const e of t.entries) {
-    byLabel.set(e.label, e.value);
-    values.add(e.value);
-  }
-  const expected = `one of the ${t.kind} labels ${t.entries.slice(0, 8).map((e) => JSON.stringify(e.label)).join(', ')}${t.entries.length > 8 ? ', …' : ''} or their values`;
-  return (v) => {
-    if (typeof v === 'string') {
-      const n = byLabel.get(v);
-      if (n !== undefined) return n;
-    } else if (typeof v === 'number' && values.has(v)) return v;
-    return fail(expected, v);
-  };
-}
 
 /** Non-null values with NULL replaced by the inner zero, and the null map. */
 /** JSON, sent in its string serialization (prefix version 1, §4.10): the engine parses each text. */
@@ -211,22 +181,6 @@ const jsonWriter: ColumnWriter = {
   accepts: (v) => typeof v === 'object' && v !== null && !isList(v),
 };
 
-function jsonText(v: unknown): string {
-  const expected = 'a plain object or the JSON text of an object';
-  if (typeof v === 'string') {
-    let parsed: unknown;
-    try { parsed = JSON.parse(v); } catch { return fail(expected, v); }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) fail(expected, v);
-    return v;
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(expected, v);
-  // bigint → bare JSON number (exact), -0 → -0.0 (JSON.stringify writes 0, which the engine
-  // reads as the integer 0), Date → ISO text.
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? BIG_MARK + x.toString() + BIG_MARK : Object.is(x, -0) ? BIG_MARK + '-0.0' + BIG_MARK : x))
-    .replace(BIG_RE, '$1');
-}
-const BIG_MARK = '\u0000big\u0000';
-const BIG_RE = /"\\u0000big\\u0000(-?\d+(?:\.0)?)\\u0000big\\u0000"/g;
 
 /**
  * Dynamic, in the flattened serialization (version 3, accepted on INSERT, native.md §4.9) with a
@@ -375,8 +329,8 @@ export function columnWriter(t: TypeNode, text: string, zones: (columnZone: stri
       if (w === 8) return typedWriter(BigInt64Array, c, 0);
       return wideWriter(w * 8, c, 0);
     }
-    case 'Date': return typedWriter(Uint16Array, makeDays(0, 65535, 'Date'), 0);
-    case 'Date32': return typedWriter(Int32Array, makeDays(-25567, 120529, 'Date32', -2147483648, 2147483647), 0);
+    case 'Date': return typedWriter(Uint16Array, scalarCoercer(t) as (v: unknown) => number, 0);
+    case 'Date32': return typedWriter(Int32Array, scalarCoercer(t) as (v: unknown) => number, 0);
     case 'DateTime': return typedWriter(Uint32Array, makeDateTime(zones(t.timezone)), 0);
     case 'DateTime64': return typedWriter(BigInt64Array, makeDateTime64(t.precision, zones(t.timezone)), 0n);
     case 'Time': return typedWriter(Int32Array, toTime, 0);

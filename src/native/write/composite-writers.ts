@@ -5,7 +5,7 @@
 // Invariants: a child is never asked for data of 0 values (an empty nested column has no data);
 // a nested failure is reported at the parent's position (the caller's row at the top).
 import type { ByteSink } from './sink.js';
-import { fail } from './encode-values.js';
+import { fail } from '../../convert/encode-values.js';
 import { failedAt, remap, isList, type ColumnWriter } from './writer-core.js';
 import type { TypeNode } from '../../types/ast.js';
 import { serverOrder, takes } from './variant-order.js';

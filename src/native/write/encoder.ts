@@ -17,7 +17,7 @@ import { ChwireConfigError, ChwireEncodeError } from '../../errors.js';
 import type { TypeNode } from '../../types/ast.js';
 import { parseType } from '../../types/parse.js';
 import { columnWriter, type ColumnWriter } from './column-writers.js';
-import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, makeDateTime, fixedDateTime, makeDays, makeDateTime64, textZones, type TextZone, type ServerTextZones } from './encode-values.js';
+import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, makeDateTime, fixedDateTime, makeDays, makeDateTime64, textZones, type TextZone, type ServerTextZones } from '../../convert/encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
 import { BoundedCache, compiled, hashKey } from '../../codegen/compile.js';
 import { lookupPrecompiled } from '../../codegen/precompiled.js';

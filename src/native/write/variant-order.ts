@@ -17,7 +17,7 @@
 // puts a value in the first member (in that order) that takes it, or refuses it when that member
 // cannot hold it exactly: never a member the server would not have chosen.
 import type { TypeNode } from '../../types/ast.js';
-import { parseIso } from './encode-values.js';
+import { parseIso } from '../../convert/encode-values.js';
 import { isList } from './writer-core.js';
 
 const utf8 = new TextEncoder();

@@ -3,7 +3,7 @@
 // Invariant: a writer's data() failure is an EncodeFail whose `index` is a position in the array
 // it was given; composite writers map nested positions back with `remap`.
 import type { ByteSink } from './sink.js';
-import { EncodeFail } from './encode-values.js';
+import { EncodeFail } from '../../convert/encode-values.js';
 
 export interface ColumnWriter {
   /** A valid input value, used as the (ignored) value under NULL and as a LowCardinality placeholder. */

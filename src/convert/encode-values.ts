@@ -26,8 +26,8 @@
 //   UUID       canonical string or 16 bytes (RFC 4122 order)
 //   IPv4       dotted string or UInt32 number   IPv6   text (IPv4 text is mapped) or 16 bytes
 
-import { isUtcZone, wallClockReader } from '../../convert/zone-text.js';
-import type { ServerZoneRules } from '../../convert/server-zone-rules.js';
+import { isUtcZone, wallClockReader } from './zone-text.js';
+import type { ServerZoneRules } from './server-zone-rules.js';
 
 /** A value that does not fit. `index` is the position in the array being encoded (-1 until known). */
 export class EncodeFail {
