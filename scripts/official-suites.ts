@@ -1,10 +1,12 @@
-// npm run official-suites -- <checkout> <server-url> [--suite NAME] [--grep TEXT] [--keep DIR]
+// npm run official-suites -- <checkout> <server-url> [--suite NAME] [--grep TEXT] [--keep DIR] [--chwire DIR …]
 // Runs the official client's own test suites (a checkout of ClickHouse/clickhouse-js kept outside
 // this project, its dependencies installed and `npm run build` done) twice against one server: once
 // with the official client (the repository's own `dist` aliases), once with `@clickhouse/client`,
 // `@clickhouse/client-common` and the repository's internal `@clickhouse/client-node` aliased to
 // this project's built chwire/compat. Prints, per suite, the tests that pass with the official
-// client and fail with compat (with compat's first error line), and the counts.
+// client and fail with compat (with compat's first error line), and the counts. --chwire names
+// another built chwire to alias (a folder holding dist/src/compat.js, e.g. an older commit's
+// build); given more than once, the official run is shared and each build is reported in turn.
 // The suites address their server as http://127.0.0.1:8123 (or the client's default, localhost:8123):
 // unless <server-url> is that, this script forwards 127.0.0.1:8123 to <server-url> while it runs,
 // byte for byte (a TCP relay), and refuses to start when that port is taken.
@@ -31,6 +33,9 @@ const { values, positionals } = parseArgs({
     suite: { type: 'string', multiple: true },
     grep: { type: 'string' },
     keep: { type: 'string' },
+    chwire: { type: 'string', multiple: true },
+    // With --keep: a report already in that folder (same suite, same target position) is read, not rerun.
+    reuse: { type: 'boolean', default: false },
     'test-timeout': { type: 'string', default: '60000' },
   },
 });
@@ -42,9 +47,10 @@ if (checkoutArg === undefined || serverArg === undefined) {
 const checkout = resolve(checkoutArg);
 const server = new URL(serverArg);
 const project = fileURLToPath(new URL('../..', import.meta.url));
-const compatEntry = join(project, 'dist/src/compat.js');
+const builds = (values.chwire ?? [project]).map((d) => resolve(d));
+const compatEntry = (build: string): string => join(build, 'dist/src/compat.js');
 const vitestBin = join(checkout, 'node_modules/vitest/vitest.mjs');
-for (const [what, path] of [['the checkout\'s vitest (npm ci in the checkout)', vitestBin], ['the official client\'s build (npm run build in the checkout)', join(checkout, 'packages/client-node/dist/index.js')], ['chwire\'s build (npm run build here)', compatEntry]] as const) {
+for (const [what, path] of [['the checkout\'s vitest (npm ci in the checkout)', vitestBin], ['the official client\'s build (npm run build in the checkout)', join(checkout, 'packages/client-node/dist/index.js')], ...builds.map((b) => ['chwire\'s build (npm run build there)', compatEntry(b)] as const)] as const) {
   if (!existsSync(path)) {
     console.error(`missing ${what}: ${path}`);
     process.exit(2);
@@ -59,18 +65,19 @@ for (const s of suites) if (SUITES[s] === undefined) throw new Error(`unknown su
 const work = values.keep !== undefined ? resolve(values.keep) : mkdtempSync(join(tmpdir(), 'chwire-official-'));
 mkdirSync(work, { recursive: true });
 
-type Target = 'official' | 'compat';
+/** 'official', or the folder of a chwire build whose compat entry is aliased. */
+type Target = string;
 
 /** A vitest config (a plain object: it is loaded from outside the checkout, so it imports nothing). */
 function configFor(target: Target, suite: string): string {
   const dist = join(checkout, 'packages/client-node/dist');
-  const client = target === 'official' ? dist : compatEntry;
+  const client = target === 'official' ? dist : compatEntry(target);
   const config = {
     root: checkout,
     test: {
       include: [SUITES[suite]],
       setupFiles: ['packages/client-node/vitest.setup.ts'],
-      maxWorkers: 2,
+      maxWorkers: 3,
       testTimeout: Number(values['test-timeout']),
       hookTimeout: Number(values['test-timeout']),
       ...(values.grep !== undefined ? { testNamePattern: values.grep } : {}),
@@ -84,7 +91,7 @@ function configFor(target: Target, suite: string): string {
       },
     },
   };
-  const file = join(work, `vitest.${target}.${suite}.config.mjs`);
+  const file = join(work, `vitest.${label(target)}.${suite}.config.mjs`);
   writeFileSync(file, `export default ${JSON.stringify(config, null, 2)};\n`);
   return file;
 }
@@ -93,7 +100,8 @@ interface Assertion { fullName: string; status: string; failureMessages?: string
 interface Report { testResults: { name: string; message?: string; assertionResults: Assertion[] }[] }
 
 async function run(target: Target, suite: string): Promise<Map<string, Assertion>> {
-  const out = join(work, `report.${target}.${suite}.json`);
+  const out = join(work, `report.${label(target)}.${suite}.json`);
+  if (values.reuse && values.keep !== undefined && existsSync(out)) return readReport(out);
   rmSync(out, { force: true });
   const child = spawn(process.execPath, [vitestBin, 'run', '--config', configFor(target, suite), '--reporter=json', `--outputFile=${out}`], {
     cwd: checkout,
@@ -104,6 +112,10 @@ async function run(target: Target, suite: string): Promise<Map<string, Assertion
   child.stderr.on('data', (c: Buffer) => { if (stderr.length < 20_000) stderr += c.toString('utf8'); });
   await once(child, 'close');
   if (!existsSync(out)) throw new Error(`vitest wrote no report for ${target}/${suite}:\n${stderr}`);
+  return readReport(out);
+}
+
+function readReport(out: string): Map<string, Assertion> {
   const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
   const byName = new Map<string, Assertion>();
   for (const file of report.testResults) {
@@ -138,6 +150,10 @@ async function relay(): Promise<(() => void) | undefined> {
   return () => { s.close(); for (const k of sockets) k.destroy(); };
 }
 
+function label(target: Target): string {
+  return target === 'official' ? 'official' : `compat-${builds.indexOf(target)}`;
+}
+
 function firstLine(a: Assertion | undefined): string {
   if (a === undefined) return 'not run';
   const m = (a.failureMessages ?? [])[0] ?? a.status;
@@ -149,17 +165,20 @@ let compatOnly = 0;
 try {
   for (const suite of suites) {
     const official = await run('official', suite);
-    const compat = await run('compat', suite);
     const passed = [...official].filter(([, a]) => a.status === 'passed').map(([k]) => k);
-    const failing = passed.filter((k) => compat.get(k)?.status !== 'passed');
-    const compatPassed = [...compat.values()].filter((a) => a.status === 'passed').length;
-    compatOnly += failing.length;
-    console.log(`\n## ${suite}: ${official.size} tests; official passes ${passed.length}, compat passes ${compatPassed}; ${failing.length} pass with the official client and fail with compat`);
-    for (const k of failing) console.log(`- ${k}\n    ${firstLine(compat.get(k))}`);
+    for (const build of builds) {
+      const compat = await run(build, suite);
+      const failing = passed.filter((k) => compat.get(k)?.status !== 'passed');
+      const compatPassed = [...compat.values()].filter((a) => a.status === 'passed').length;
+      if (build === builds[builds.length - 1]) compatOnly += failing.length;
+      const which = builds.length > 1 ? ` [${build}]` : '';
+      console.log(`\n## ${suite}${which}: ${official.size} tests; official passes ${passed.length}, compat passes ${compatPassed}; ${failing.length} pass with the official client and fail with compat`);
+      for (const k of failing) console.log(`- ${k}\n    ${firstLine(compat.get(k))}`);
+    }
   }
 } finally {
   stopRelay?.();
   if (values.keep === undefined) rmSync(work, { recursive: true, force: true });
 }
-console.log(`\ncompat-only failures: ${compatOnly}`);
+console.log(`\ncompat-only failures${builds.length > 1 ? ' (last build)' : ''}: ${compatOnly}`);
 process.exitCode = compatOnly === 0 ? 0 : 1;
