@@ -19,7 +19,7 @@ import type { OfficialLogger } from './log.js';
 import { paramsOf } from './params.js';
 import { HttpTransport } from '../transport/http.js';
 import type { QuerySummary, Transport, TransportResponse } from '../transport/types.js';
-import { toOfficialError } from './errors.js';
+import { ClickHouseError, toOfficialError } from './errors.js';
 import { insertText, queryText, statementText } from './formats.js';
 import { compatConfig, settingsOf, type ClickHouseClientConfigOptions, type ClickHouseSettings, type JSONHandling } from './options.js';
 import { ResultSet, type ResponseHeaders } from './result-set.js';
@@ -235,13 +235,23 @@ class CompatClient implements ClickHouseClient {
     return { response, body: Readable.from(bytes, { objectMode: false }) };
   }
 
-  /** The official error for chwire's `e`, written to the log as the official client writes a failed request. */
-  private failed(op: Op, queryId: string, p: BaseQueryParams, e: unknown): unknown {
+  /**
+   * The official error for chwire's `e`, written to the log as the official client writes a failed
+   * request; when the call sent parameter or body values, which a server message may quote, the
+   * logged error keeps its class and code but not the server's text.
+   */
+  private failed(op: Op, queryId: string, p: BaseQueryParams & { values?: unknown }, e: unknown): unknown {
     const out = toOfficialError(e);
-    this.log?.error({
-      module: 'Connection', message: `${op}: HTTP request error.`, err: out instanceof Error ? out : new Error(String(out)),
-      args: { operation: op, query_id: queryId, with_abort_signal: p.abort_signal !== undefined, session_id: p.session_id ?? this.sessionId },
-    });
+    if (this.log !== undefined) {
+      const quotes = op === 'Insert' || p.values !== undefined || (p.query_params !== undefined && Object.keys(p.query_params).length > 0);
+      let err = out instanceof Error ? out : new Error(String(out));
+      if (quotes && out instanceof ClickHouseError) err = new ClickHouseError({ code: out.code, type: out.type, message: 'the server\'s message is withheld from the log (it may quote parameter or inserted values)' });
+      else if (quotes && isServerText(e)) err = new Error('the server\'s message is withheld from the log (it may quote parameter or inserted values)');
+      this.log.error({
+        module: 'Connection', message: `${op}: HTTP request error.`, err,
+        args: { operation: op, query_id: queryId, with_abort_signal: p.abort_signal !== undefined, session_id: p.session_id ?? this.sessionId },
+      });
+    }
     return out;
   }
 }
@@ -251,6 +261,11 @@ class CompatClient implements ClickHouseClient {
  * createClient(options), and `instanceof ClickHouseClient` holds for every chwire/compat client.
  */
 export const ClickHouseClient: { new (options?: ClickHouseClientConfigOptions): ClickHouseClient; prototype: ClickHouseClient } = CompatClient;
+
+/** Whether chwire's error carries a server's text. */
+function isServerText(e: unknown): boolean {
+  return e instanceof ChwireServerError;
+}
 
 /** Reads a body to its end (the statement's output is of no use), failing as its stream fails. */
 async function drained(body: Readable): Promise<void> {
@@ -276,6 +291,8 @@ function ignoredError(e: unknown, ignore: boolean | undefined): { text: string; 
 function compatTransport(maxHeaderSize: number | undefined): (target: TransportTarget) => Transport {
   return (target) => {
     if (target.kind !== 'http') throw new ChwireConfigError('chwire/compat connects to http:// and https:// servers only');
-    return new HttpTransport({ ...target, requestTimeoutFrom: 'socket', maxHeaderSize });
+    // hostCooldown 0: a host whose request timed out is not set aside for later calls (the official
+    // client keeps no host state: each call gets its own 'Timeout error.').
+    return new HttpTransport({ ...target, requestTimeoutFrom: 'socket', maxHeaderSize, hostCooldown: 0 });
   };
 }

@@ -63,6 +63,9 @@ export function toOfficialError(e: unknown): unknown {
     return new Error('The user aborted a request.', { cause: e });
   }
   if (e instanceof ChwireConnectionError) {
+    // A call ended by requestTimeout (a retry that would end past it; a request abandoned without
+    // a response head on a host that stopped answering): the official client's timeout.
+    if (/would end past requestTimeout|without a response head/.test(e.message)) return new Error('Timeout error.', { cause: e });
     const sys = systemError(e.cause);
     if (sys !== undefined) {
       const out = new Error(sys.message, { cause: e }) as Error & { code?: string };
