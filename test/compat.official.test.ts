@@ -240,3 +240,22 @@ test('the failure log line withholds a server message that may quote inserted va
     await c.close();
   }
 });
+
+test('calls to a server that never answers end as the official Timeout error., each of them, concurrent or later', async () => {
+  const held = new Set<http.ServerResponse>();
+  const s = http.createServer((_req, res) => { held.add(res); });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  try {
+    const out = await both({ url, request_timeout: 150, max_open_connections: 2 }, async (c) => {
+      const first = await Promise.all([1, 2, 3, 4].map(() => rejection(c.query({ query: 'SELECT 1' })).then((e) => e.message)));
+      const later = (await rejection(c.command({ query: 'SELECT 1' }))).message;
+      return [...first, later];
+    });
+    assert.deepEqual(out[1], out[0]);
+    assert.deepEqual(out[0], Array(5).fill('Timeout error.'));
+  } finally {
+    for (const r of held) r.destroy();
+    s.close();
+  }
+});
