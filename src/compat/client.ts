@@ -291,8 +291,6 @@ function ignoredError(e: unknown, ignore: boolean | undefined): { text: string; 
 function compatTransport(maxHeaderSize: number | undefined): (target: TransportTarget) => Transport {
   return (target) => {
     if (target.kind !== 'http') throw new ChwireConfigError('chwire/compat connects to http:// and https:// servers only');
-    // hostCooldown 0: a host whose request timed out is not set aside for later calls (the official
-    // client keeps no host state: each call gets its own 'Timeout error.').
-    return new HttpTransport({ ...target, requestTimeoutFrom: 'socket', maxHeaderSize, hostCooldown: 0 });
+    return new HttpTransport({ ...target, requestTimeoutFrom: 'socket', maxHeaderSize });
   };
 }
