@@ -82,8 +82,10 @@ test('runtime exports: every value of the official module that the suites use ex
   assert.deepEqual([p!.code, p!.type, p!.message, p instanceof compat.ClickHouseError], [o!.code, o!.type, o!.message, true]);
 });
 
-test('ResultSet.json<T>() of JSONEachRow is typed T[], as the official types have it', { skip: SKIP_REAL }, async () => {
-  const c = compat.createClient({ ...real, ...OFF });
+test('types as the official: ResultSet.json<T>() of JSONEachRow is T[], ResponseJSON, ClickHouseClient<Stream>, BaseClickHouseClientConfigOptions', { skip: SKIP_REAL }, async () => {
+  // The official names the dependents type with: the generic client type and the base options.
+  const options: compat.BaseClickHouseClientConfigOptions = { ...real, ...OFF };
+  const c: compat.ClickHouseClient<Readable> = compat.createClient(options);
   try {
     const rs = await c.query({ query: 'SELECT 1 AS n', format: 'JSONEachRow' });
     const rows: { n: number }[] = await rs.json<{ n: number }>();

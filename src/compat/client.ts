@@ -79,7 +79,9 @@ export interface InsertResult extends CommandResult {
 export type PingResult = { success: true } | { success: false; error: Error };
 export interface PingParams { select?: boolean; query_id?: string; abort_signal?: AbortSignal; http_headers?: Record<string, string> }
 
-export interface ClickHouseClient {
+/** `Stream`: the official type's stream parameter (a Node Readable here), kept so `ClickHouseClient<Stream>` type-checks as there. */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export interface ClickHouseClient<Stream = Readable> {
   query<F extends string = 'JSON'>(params: QueryParams & { format?: F }): Promise<ResultSet<F>>;
   exec(params: ExecParams): Promise<ExecResult>;
   command(params: CommandParams): Promise<CommandResult>;
