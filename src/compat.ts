@@ -1,14 +1,34 @@
 // chwire/compat: @clickhouse/client 1.x's API (createClient, query/exec/command/insert/ping/close,
 // ClickHouseError) over chwire's transport, so a service moves with one import changed
 // (docs/migrating.md). Node-only: results are node:stream Readables, as the official Node client's.
-export { createClient } from './compat/client.js';
+import { ClickHouseClient, createClient } from './compat/client.js';
+import { ClickHouseError, parseError } from './compat/errors.js';
+import {
+  RecordsJSONFormats, SingleDocumentJSONFormats, StreamableFormats, StreamableJSONFormats, SupportedJSONFormats, SupportedRawFormats,
+} from './compat/formats.js';
+import { ClickHouseLogLevel } from './compat/options.js';
+import { SettingsMap, TupleParam } from './compat/params.js';
+import { ResultSet } from './compat/result-set.js';
+import { defaultJSONHandling, drainStream, isException, isProgressRow, isRow } from './compat/rows.js';
+
+export {
+  ClickHouseClient, createClient, ClickHouseError, parseError, ClickHouseLogLevel, SettingsMap, TupleParam, ResultSet,
+  RecordsJSONFormats, SingleDocumentJSONFormats, StreamableFormats, StreamableJSONFormats, SupportedJSONFormats, SupportedRawFormats,
+  defaultJSONHandling, drainStream, isException, isProgressRow, isRow,
+};
 export type {
-  ClickHouseClient, BaseQueryParams, QueryParams, ExecParams, CommandParams, InsertParams,
+  BaseQueryParams, QueryParams, ExecParams, CommandParams, InsertParams,
   CommandResult, ExecResult, InsertResult, PingResult, PingParams,
 } from './compat/client.js';
-export { ResultSet } from './compat/result-set.js';
-export type { Row, ResponseHeaders } from './compat/result-set.js';
-export { ClickHouseError } from './compat/errors.js';
-export { ClickHouseLogLevel } from './compat/options.js';
-export type { ClickHouseClientConfigOptions, ClickHouseSettings, JSONHandling, OfficialLogger as Logger, LogParams } from './compat/options.js';
-export type { DataFormat } from './compat/formats.js';
+export type { Row, ResponseHeaders, ResponseJSON } from './compat/result-set.js';
+export type { ProgressRow } from './compat/rows.js';
+export type { ClickHouseClientConfigOptions, ClickHouseClientConfigOptions as BaseClickHouseClientConfigOptions, ClickHouseSettings, JSONHandling, OfficialLogger as Logger, LogParams } from './compat/options.js';
+export type { ErrorLogParams, WarnLogParams } from './compat/log.js';
+export type { DataFormat, RawFormat as RawDataFormat, StreamableJSONFormat as StreamableJSONDataFormat, SingleDocumentJSONFormat } from './compat/formats.js';
+
+/** The module as one object, as `import client from '@clickhouse/client'` gives it (the official build is CommonJS). */
+export default {
+  ClickHouseClient, createClient, ClickHouseError, parseError, ClickHouseLogLevel, SettingsMap, TupleParam, ResultSet,
+  RecordsJSONFormats, SingleDocumentJSONFormats, StreamableFormats, StreamableJSONFormats, SupportedJSONFormats, SupportedRawFormats,
+  defaultJSONHandling, drainStream, isException, isProgressRow, isRow,
+};

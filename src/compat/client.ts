@@ -9,14 +9,18 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createClientWith, type Client, type ClientCore } from '../client/client.js';
+import type { Capabilities } from '../client/capabilities.js';
 import type { TransportTarget } from '../client/config.js';
-import type { QueryParams as ChwireParams } from '../client/params.js';
 import { heldBody } from '../client/tail-hold.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../client/result-limits.js';
-import { ChwireConfigError } from '../errors.js';
+import { ChwireConfigError, ChwireServerError } from '../errors.js';
+import type { ServerInfo } from '../transport/types.js';
+import { AuthClients, type CallAuth } from './auth.js';
+import type { OfficialLogger } from './log.js';
+import { paramsOf } from './params.js';
 import { HttpTransport } from '../transport/http.js';
 import type { QuerySummary, Transport, TransportResponse } from '../transport/types.js';
-import { toOfficialError } from './errors.js';
+import { ClickHouseError, toOfficialError } from './errors.js';
 import { insertText, queryText, statementText } from './formats.js';
 import { compatConfig, settingsOf, type ClickHouseClientConfigOptions, type ClickHouseSettings, type JSONHandling } from './options.js';
 import { ResultSet, type ResponseHeaders } from './result-set.js';
@@ -31,8 +35,8 @@ export interface BaseQueryParams {
   session_id?: string;
   role?: string | string[];
   http_headers?: Record<string, string>;
-  /** Per-call credentials: refused (chwire authenticates per client). */
-  auth?: unknown;
+  /** Per-call credentials (a chwire client per distinct credentials, see auth.ts). */
+  auth?: CallAuth;
 }
 
 export interface QueryParams extends BaseQueryParams {
@@ -43,17 +47,18 @@ export interface QueryParams extends BaseQueryParams {
 
 export interface ExecParams extends BaseQueryParams {
   query: string;
-  /** Refused: chwire sends a body with an INSERT of its own making only (use insert()). */
-  values?: unknown;
+  /** The request body (e.g. rows in the format the query names), sent as it is. */
+  values?: Readable | AsyncIterable<Uint8Array | string>;
   decompress_response_stream?: boolean;
   ignore_error_response?: boolean;
 }
 
 export type CommandParams = Omit<ExecParams, 'values' | 'decompress_response_stream'>;
 
-export interface InsertParams<T = unknown> extends BaseQueryParams {
+/** The official InsertParams<Stream, T>: `Stream` is the stream type values may be (a Node Readable). */
+export interface InsertParams<Stream = Readable, T = unknown> extends BaseQueryParams {
   table: string;
-  values: readonly T[] | Readable | T;
+  values: readonly T[] | Stream | T;
   /** Default 'JSONCompactEachRow'. */
   format?: string;
   columns?: readonly string[] | { except: readonly string[] };
@@ -75,11 +80,13 @@ export interface InsertResult extends CommandResult {
 export type PingResult = { success: true } | { success: false; error: Error };
 export interface PingParams { select?: boolean; query_id?: string; abort_signal?: AbortSignal; http_headers?: Record<string, string> }
 
-export interface ClickHouseClient {
+/** `Stream`: the official type's stream parameter (a Node Readable here), kept so `ClickHouseClient<Stream>` type-checks as there. */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export interface ClickHouseClient<Stream = Readable> {
   query<F extends string = 'JSON'>(params: QueryParams & { format?: F }): Promise<ResultSet<F>>;
   exec(params: ExecParams): Promise<ExecResult>;
   command(params: CommandParams): Promise<CommandResult>;
-  insert<T = unknown>(params: InsertParams<T>): Promise<InsertResult>;
+  insert<T = unknown>(params: InsertParams<Readable, T>): Promise<InsertResult>;
   ping(params?: PingParams): Promise<PingResult>;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -87,56 +94,78 @@ export interface ClickHouseClient {
 
 const USER_AGENT = `chwire-compat (lv:nodejs/${process.version}; os:${process.platform})`;
 
+// The server's version is never asked for (the official client makes no such request): every
+// capability counts as present and the server refuses what it lacks, as it does for the official client.
+const ANY_SERVER: ServerInfo = { version: 'unknown', major: Infinity, minor: Infinity };
+const ALL_CAPS: Capabilities = {
+  rowFormat: 'RowBinaryWithNamesAndTypes', params: true, asyncInsert: true, nativeBinaryTypes: true,
+  nativeTypeCheck: true, deduplicationToken: true, roles: true,
+};
+
 /** A client with the options and calls of @clickhouse/client 1.x, on chwire's transport. */
 export function createClient(options: ClickHouseClientConfigOptions = {}): ClickHouseClient {
   return new CompatClient(options);
 }
 
+type Op = 'Query' | 'Exec' | 'Command' | 'Insert';
+
 class CompatClient implements ClickHouseClient {
   private readonly client: Client;
-  private readonly core: ClientCore;
   private readonly sessionId: string | undefined;
   private readonly json: JSONHandling;
   private readonly responseCompression: boolean;
+  private readonly log: OfficialLogger | undefined;
+  private readonly auth: AuthClients;
 
-  constructor(options: ClickHouseClientConfigOptions) {
+  constructor(options: ClickHouseClientConfigOptions = {}) {
     const cfg = compatConfig(options, (app) => (app !== undefined ? `${app} ${USER_AGENT}` : USER_AGENT));
     this.sessionId = cfg.sessionId;
     this.json = cfg.json;
     this.responseCompression = cfg.responseCompression;
-    this.client = createClientWith(cfg.chwire, compatTransport);
-    this.core = this.client as unknown as ClientCore;
+    this.log = cfg.errorLog;
+    const transport = compatTransport(cfg.maxHeaderSize);
+    this.client = createClientWith(cfg.chwire, transport);
+    this.auth = new AuthClients(cfg.chwire, transport);
   }
 
   async query<F extends string = 'JSON'>(params: QueryParams & { format?: F }): Promise<ResultSet<F>> {
     const format = (params.format ?? 'JSON') as F;
     const queryId = params.query_id || randomUUID();
-    const { response, body } = await this.send(queryText(params.query, format), params, queryId, format);
-    return new ResultSet(body, format, queryId, response.headers ?? {}, this.json, this.core.resultLimits.bytes ?? DEFAULT_MAX_RESULT_BYTES);
+    const { response, body } = await this.send('Query', queryText(params.query, format), params, queryId, format);
+    const limits = (this.client as unknown as ClientCore).resultLimits;
+    return new ResultSet(body, format, queryId, response.headers ?? {}, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES);
   }
 
   async exec(params: ExecParams): Promise<ExecResult> {
-    if (params.values !== undefined) throw new ChwireConfigError('chwire/compat cannot send exec() with values (a body for a statement of yours): use insert(), or chwire\'s insert(table, bytes, { format })');
     if (params.decompress_response_stream === false && this.responseCompression) {
       throw new ChwireConfigError('chwire/compat cannot honour decompress_response_stream: false: chwire\'s transport always decompresses responses');
     }
     const queryId = params.query_id || randomUUID();
-    const { response, body } = await this.send(statementText(params.query), params, queryId, undefined);
-    return { stream: body, query_id: queryId, summary: response.summary, response_headers: response.headers ?? {}, http_status_code: 200 };
+    const values = params.values === undefined ? undefined : bytesOf(params.values);
+    try {
+      const { response, body } = await this.send('Exec', statementText(params.query), params, queryId, undefined, values);
+      return { stream: body, query_id: queryId, summary: response.summary, response_headers: response.headers ?? {}, http_status_code: 200 };
+    } catch (e) {
+      const ignored = ignoredError(e, params.ignore_error_response);
+      if (ignored === undefined) throw e;
+      return { stream: Readable.from([Buffer.from(ignored.text)]), query_id: queryId, response_headers: {}, http_status_code: ignored.status };
+    }
   }
 
   async command(params: CommandParams): Promise<CommandResult> {
     const queryId = params.query_id || randomUUID();
-    const { response, body } = await this.send(statementText(params.query), params, queryId, undefined);
     try {
-      for await (const _ of body) { /* the statement's output is of no use: drained to free the socket */ }
+      const { response, body } = await this.send('Command', statementText(params.query), params, queryId, undefined);
+      await drained(body);
+      return { query_id: queryId, summary: response.summary, response_headers: response.headers ?? {} };
     } catch (e) {
-      throw toOfficialError(e);
+      const ignored = ignoredError(e, params.ignore_error_response);
+      if (ignored === undefined) throw e;
+      return { query_id: queryId, response_headers: {} };
     }
-    return { query_id: queryId, summary: response.summary, response_headers: response.headers ?? {} };
   }
 
-  async insert<T = unknown>(params: InsertParams<T>): Promise<InsertResult> {
+  async insert<T = unknown>(params: InsertParams<Readable, T>): Promise<InsertResult> {
     if (Array.isArray(params.values) && params.values.length === 0) return { executed: false, query_id: '', response_headers: {} };
     const format = params.format || 'JSONCompactEachRow';
     checkValues(params.values, format);
@@ -144,20 +173,16 @@ class CompatClient implements ClickHouseClient {
     // Encoded before the request: a value JSON cannot take fails with nothing sent.
     const values = bodyOf(params.values, format, this.json);
     const queryId = params.query_id || randomUUID();
-    const { response, body } = await this.send(sql, params, queryId, undefined, values);
-    try {
-      for await (const _ of body) { /* an INSERT answers with an empty body */ }
-    } catch (e) {
-      throw toOfficialError(e);
-    }
+    const { response, body } = await this.send('Insert', sql, params, queryId, undefined, values);
+    await drained(body);
     return { executed: true, query_id: queryId, summary: response.summary, response_headers: response.headers ?? {}, http_status_code: 200 };
   }
 
   async ping(params: PingParams = {}): Promise<PingResult> {
     try {
       if (params.select === true) {
-        const { body } = await this.send('SELECT \'ping\'', { query_id: params.query_id, abort_signal: params.abort_signal, http_headers: params.http_headers }, params.query_id || randomUUID(), undefined);
-        for await (const _ of body) { /* drained */ }
+        const { body } = await this.send('Query', 'SELECT \'ping\'', { query_id: params.query_id, abort_signal: params.abort_signal, http_headers: params.http_headers }, params.query_id || randomUUID(), undefined);
+        await drained(body);
       } else {
         if (params.http_headers !== undefined) throw new ChwireConfigError('chwire/compat cannot send http_headers with ping() (chwire\'s /ping takes the client\'s headers only); use ping({ select: true, http_headers })');
         await this.client.ping(params.abort_signal === undefined ? {} : { signal: params.abort_signal });
@@ -169,8 +194,8 @@ class CompatClient implements ClickHouseClient {
     }
   }
 
-  close(): Promise<void> {
-    return this.client.close();
+  async close(): Promise<void> {
+    await Promise.all([this.client.close(), this.auth.close()]);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -178,45 +203,98 @@ class CompatClient implements ClickHouseClient {
   }
 
   /**
-   * Sends one statement through chwire's core (capabilities, parameters, roles, headers, the
-   * transport's retries for reads) and opens its body as a byte Readable that releases the
-   * response when it ends or is destroyed. `format`: the result format of query() (a read, retried
-   * under chwire's policy); undefined for exec/command/insert (sent once). No client-side session
-   * lock: as with the official client, the server refuses a second query in a busy session.
+   * Sends one statement through chwire's core (parameters, roles, headers, the transport's retries
+   * for reads) and opens its body as a byte Readable that releases the response when it ends or is
+   * destroyed. `format`: the result format of query() (a read, retried under chwire's policy);
+   * undefined for exec/command/insert (sent once). No client-side session lock: as with the
+   * official client, the server refuses a second query in a busy session. A failure is written to
+   * the client's log (the console by default), as the official client writes it.
    */
-  private async send(sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>): Promise<{ response: TransportResponse; body: Readable }> {
-    if (p.auth !== undefined) throw new ChwireConfigError('chwire/compat cannot honour a per-call auth: chwire authenticates per client (create a client per user)');
+  private async send(op: Op, sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>): Promise<{ response: TransportResponse; body: Readable }> {
     let response: TransportResponse;
     try {
-      const core = this.core;
-      const { info, caps } = await core.capabilities(p.abort_signal);
-      const params = await core.queryParams({ params: p.query_params as ChwireParams | undefined }, caps, info, sql);
-      const surface = core.surface({ role: p.role, httpHeaders: p.http_headers }, caps, info);
+      const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
+      const params = await core.queryParams({ params: paramsOf(p.query_params) }, ALL_CAPS, ANY_SERVER, sql);
+      const surface = core.surface({ role: p.role, httpHeaders: p.http_headers }, ALL_CAPS, ANY_SERVER);
       response = await core.request({
         sql, format, params, settings: core.settingsFor({ settings: settingsOf(p.clickhouse_settings) }), queryId,
         sessionId: p.session_id ?? this.sessionId, signal: p.abort_signal, idempotent: format !== undefined && values === undefined,
         whole: format !== undefined, body: values, ...surface,
       });
     } catch (e) {
-      throw toOfficialError(e);
+      throw this.failed(op, queryId, p, e);
     }
     const r = response;
+    const failed = (e: unknown): unknown => this.failed(op, queryId, p, e);
     const bytes = (async function* () {
       try {
         // No byte of an exception an older server appends after the data is handed over as data.
         yield* heldBody(r, queryId);
       } catch (e) {
-        throw toOfficialError(e);
+        throw failed(e);
       } finally {
         r.cancel();
       }
     })();
     return { response, body: Readable.from(bytes, { objectMode: false }) };
   }
+
+  /**
+   * The official error for chwire's `e`, written to the log as the official client writes a failed
+   * request; when the call sent parameter or body values, which a server message may quote, the
+   * logged error keeps its class and code but not the server's text.
+   */
+  private failed(op: Op, queryId: string, p: BaseQueryParams & { values?: unknown }, e: unknown): unknown {
+    const out = toOfficialError(e);
+    if (this.log !== undefined) {
+      const quotes = op === 'Insert' || p.values !== undefined || (p.query_params !== undefined && Object.keys(p.query_params).length > 0);
+      let err = out instanceof Error ? out : new Error(String(out));
+      if (quotes && out instanceof ClickHouseError) err = new ClickHouseError({ code: out.code, type: out.type, message: 'the server\'s message is withheld from the log (it may quote parameter or inserted values)' });
+      else if (quotes && isServerText(e)) err = new Error('the server\'s message is withheld from the log (it may quote parameter or inserted values)');
+      this.log.error({
+        module: 'Connection', message: `${op}: HTTP request error.`, err,
+        args: { operation: op, query_id: queryId, with_abort_signal: p.abort_signal !== undefined, session_id: p.session_id ?? this.sessionId },
+      });
+    }
+    return out;
+  }
+}
+
+/**
+ * The official client's class name for its client: `new ClickHouseClient(options)` is
+ * createClient(options), and `instanceof ClickHouseClient` holds for every chwire/compat client.
+ */
+export const ClickHouseClient: { new (options?: ClickHouseClientConfigOptions): ClickHouseClient; prototype: ClickHouseClient } = CompatClient;
+
+/** Whether chwire's error carries a server's text. */
+function isServerText(e: unknown): boolean {
+  return e instanceof ChwireServerError;
+}
+
+/** Reads a body to its end (the statement's output is of no use), failing as its stream fails. */
+async function drained(body: Readable): Promise<void> {
+  for await (const _ of body) { /* drained to free the socket */ }
+}
+
+/** exec()'s values as request body bytes (strings as UTF-8). */
+function bytesOf(values: Readable | AsyncIterable<Uint8Array | string>): AsyncIterable<Uint8Array> {
+  return (async function* () {
+    for await (const c of values as AsyncIterable<Uint8Array | string>) yield typeof c === 'string' ? Buffer.from(c) : c;
+  })();
+}
+
+/** With ignore_error_response, a server's error answer as the official client hands it back: its body and HTTP status. */
+function ignoredError(e: unknown, ignore: boolean | undefined): { text: string; status: number } | undefined {
+  if (ignore !== true) return undefined;
+  const cause = (e as { cause?: unknown } | null)?.cause;
+  if (!(cause instanceof ChwireServerError) || cause.status === undefined) return undefined;
+  return { text: `${cause.serverMessage}\n`, status: cause.status };
 }
 
 /** chwire's HTTP transport, with requestTimeout counted from the socket's assignment (options.ts admits http(s) URLs only). */
-function compatTransport(target: TransportTarget): Transport {
-  if (target.kind !== 'http') throw new ChwireConfigError('chwire/compat connects to http:// and https:// servers only');
-  return new HttpTransport({ ...target, requestTimeoutFrom: 'socket' });
+function compatTransport(maxHeaderSize: number | undefined): (target: TransportTarget) => Transport {
+  return (target) => {
+    if (target.kind !== 'http') throw new ChwireConfigError('chwire/compat connects to http:// and https:// servers only');
+    return new HttpTransport({ ...target, requestTimeoutFrom: 'socket', maxHeaderSize });
+  };
 }

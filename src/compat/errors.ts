@@ -31,6 +31,14 @@ export function errorFromServerText(text: string, cause?: unknown): Error {
   return new ClickHouseError({ code: m[1]!, message: m[2]!, type: m[3]! }, options);
 }
 
+/** The official parseError: a ClickHouseError where the text (or the Error's message) holds a server exception, else the Error (or a new one with the text). */
+export function parseError(input: string | Error): ClickHouseError | Error {
+  const text = input instanceof Error ? input.message : input;
+  const parsed = errorFromServerText(text);
+  if (parsed instanceof ClickHouseError) return parsed;
+  return input instanceof Error ? input : parsed;
+}
+
 /**
  * chwire's error as the official client would have thrown it, with chwire's error as `cause`:
  * server exceptions parsed as above (the body text as sent, i.e. with the newline the server ends
@@ -44,8 +52,20 @@ export function toOfficialError(e: unknown): unknown {
     return errorFromServerText(e.status !== undefined ? `${e.serverMessage}\n` : e.serverMessage, e);
   }
   if (e instanceof ChwireTimeoutError) return new Error('Timeout error.', { cause: e });
-  if (e instanceof ChwireAbortError) return new Error('The user aborted a request.', { cause: e });
+  if (e instanceof ChwireAbortError) {
+    // Aborted before the request was made: Node's own AbortError, as the official client gets it.
+    if (e.message.endsWith('before it was sent')) {
+      const out = new Error('The operation was aborted', { cause: e }) as Error & { code?: string };
+      out.name = 'AbortError';
+      out.code = 'ABORT_ERR';
+      return out;
+    }
+    return new Error('The user aborted a request.', { cause: e });
+  }
   if (e instanceof ChwireConnectionError) {
+    // A call ended by requestTimeout (a retry that would end past it; a request abandoned without
+    // a response head on a host that stopped answering): the official client's timeout.
+    if (/would end past requestTimeout|without a response head/.test(e.message)) return new Error('Timeout error.', { cause: e });
     const sys = systemError(e.cause);
     if (sys !== undefined) {
       const out = new Error(sys.message, { cause: e }) as Error & { code?: string };
@@ -56,11 +76,14 @@ export function toOfficialError(e: unknown): unknown {
   return e;
 }
 
+/** Node's error codes: system (ECONNRESET), HTTP parser (HPE_HEADER_OVERFLOW), zlib (Z_DATA_ERROR). */
+const SYSTEM_CODE = /^(?:E[A-Z_]+|HPE_[A-Z_]+|Z_[A-Z_]+)$/;
+
 /** The Node system error (`code` like ECONNREFUSED) under a chwire connection error, if any. */
 function systemError(c: unknown): { message: string; code: string } | undefined {
   for (let i = 0; i < 4 && typeof c === 'object' && c !== null; i++) {
     const code = (c as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return { message: (c as Error).message, code };
+    if (typeof code === 'string' && SYSTEM_CODE.test(code)) return { message: (c as Error).message, code };
     c = (c as { cause?: unknown }).cause;
   }
   return undefined;

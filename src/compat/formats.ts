@@ -23,6 +23,18 @@ export type DataFormat =
   | (typeof STREAMABLE_JSON_FORMATS)[number] | (typeof SINGLE_DOCUMENT_JSON_FORMATS)[number]
   | (typeof RECORDS_JSON_FORMATS)[number] | (typeof RAW_FORMATS)[number];
 
+export type StreamableJSONFormat = (typeof STREAMABLE_JSON_FORMATS)[number];
+export type SingleDocumentJSONFormat = (typeof SINGLE_DOCUMENT_JSON_FORMATS)[number];
+export type RawFormat = (typeof RAW_FORMATS)[number];
+
+// The lists under the official client's names.
+export const StreamableJSONFormats = STREAMABLE_JSON_FORMATS;
+export const SingleDocumentJSONFormats = SINGLE_DOCUMENT_JSON_FORMATS;
+export const RecordsJSONFormats = RECORDS_JSON_FORMATS;
+export const SupportedJSONFormats = [...RECORDS_JSON_FORMATS, ...SINGLE_DOCUMENT_JSON_FORMATS, ...STREAMABLE_JSON_FORMATS] as const;
+export const SupportedRawFormats = RAW_FORMATS;
+export const StreamableFormats = [...STREAMABLE_JSON_FORMATS, ...RAW_FORMATS] as const;
+
 const has = (list: readonly string[], f: string): boolean => list.includes(f);
 export const isStreamableJson = (f: string): boolean => has(STREAMABLE_JSON_FORMATS, f);
 export const isDocumentJson = (f: string): boolean => has(SINGLE_DOCUMENT_JSON_FORMATS, f) || has(RECORDS_JSON_FORMATS, f);

@@ -5,7 +5,7 @@
 // when it would change a result; no message quotes a URL, a password or a token.
 import { ChwireConfigError } from '../errors.js';
 import type { ClientOptions, Settings } from '../client/config.js';
-import type { Logger, LogLevel } from '../client/observe/logger.js';
+import { ClickHouseLogLevel, loggerOf, type LogOption, type OfficialLogger } from './log.js';
 
 /** ClickHouse settings as the official client takes them (a value undefined is not sent). */
 export type ClickHouseSettings = Record<string, string | number | boolean | bigint | { toString(): string } | undefined>;
@@ -15,19 +15,8 @@ export interface JSONHandling {
   stringify(value: unknown): string;
 }
 
-/** The official log levels (`ClickHouseLogLevel`). */
-export const ClickHouseLogLevel = { TRACE: 0, DEBUG: 1, INFO: 2, WARN: 3, ERROR: 4, OFF: 127 } as const;
-export type ClickHouseLogLevel = (typeof ClickHouseLogLevel)[keyof typeof ClickHouseLogLevel];
-
-/** A log line as the official client's Logger receives it. */
-export interface LogParams { module: string; message: string; args?: Record<string, unknown>; err?: Error }
-export interface OfficialLogger {
-  trace(p: LogParams): void;
-  debug(p: LogParams): void;
-  info(p: LogParams): void;
-  warn(p: LogParams): void;
-  error(p: LogParams & { err: Error }): void;
-}
+export { ClickHouseLogLevel };
+export type { LogParams, OfficialLogger } from './log.js';
 
 type CodecOption = boolean | { codec: 'gzip' | 'deflate' | 'br' | 'zstd' };
 
@@ -45,7 +34,7 @@ export interface ClickHouseClientConfigOptions {
   application?: string;
   database?: string;
   clickhouse_settings?: ClickHouseSettings;
-  log?: { LoggerClass?: new () => OfficialLogger; level?: ClickHouseLogLevel };
+  log?: LogOption;
   session_id?: string;
   role?: string | string[];
   /** @deprecated in the official client: use http_headers. */
@@ -63,21 +52,26 @@ export interface ClickHouseClientConfigOptions {
    * stream() is not bounded (it holds no result).
    */
   max_result_bytes?: number;
+  /** node:http's limit on response header bytes. */
+  max_response_headers_size?: number;
+  /** Accepted: chwire sends parameters in the URL (a URL too long for the server fails with an error saying so). */
+  use_multipart_params_auto?: boolean;
 }
 
 /** Official options chwire cannot honour, and why. */
 const REFUSED: Readonly<Record<string, string>> = {
   tracer: 'chwire traces with OpenTelemetry itself: use chwire\'s createClient({ tracing }) instead',
   use_multipart_params: 'chwire sends query parameters in the URL only',
-  use_multipart_params_auto: 'chwire sends query parameters in the URL only',
-  max_response_headers_size: 'chwire uses node:http\'s default header size limit',
   connection: 'chwire/compat runs on chwire\'s own transport',
   impl: 'chwire/compat runs on chwire\'s own transport',
 };
 
 const KNOWN = new Set(['url', 'host', 'pathname', 'request_timeout', 'max_open_connections', 'compression', 'username', 'password', 'access_token',
   'application', 'database', 'clickhouse_settings', 'log', 'session_id', 'role', 'additional_headers', 'http_headers', 'keep_alive', 'json', 'tls',
-  'http_agent', 'set_basic_auth_header', 'capture_enhanced_stack_trace', 'max_result_bytes']);
+  'http_agent', 'set_basic_auth_header', 'capture_enhanced_stack_trace', 'max_result_bytes',
+  // Parameters go in the URL, as this option has them while the URL is short; a URL the server
+  // refuses as too long fails with an error that says so (chwire sends no multipart body).
+  'use_multipart_params_auto', 'max_response_headers_size']);
 
 export interface CompatConfig {
   /** Options for chwire's createClientWith. */
@@ -87,6 +81,10 @@ export interface CompatConfig {
   json: JSONHandling;
   /** Whether responses come compressed (exec's decompress_response_stream: false cannot be honoured then). */
   responseCompression: boolean;
+  /** node:http's maxHeaderSize for responses (max_response_headers_size), or undefined for node's default. */
+  maxHeaderSize: number | undefined;
+  /** Where failed calls are written (the official logger at level ERROR or below), or undefined. */
+  errorLog: OfficialLogger | undefined;
 }
 
 /** Turns the official options into chwire's; `userAgent` is the header value to send (the entry knows the runtime). */
@@ -116,12 +114,15 @@ export function compatConfig(o: ClickHouseClientConfigOptions, userAgent: (appli
     if (typeof o.max_result_bytes !== 'number' || !Number.isSafeInteger(o.max_result_bytes) || o.max_result_bytes < 0) throw new ChwireConfigError(`option max_result_bytes must be a non-negative integer (0: no bound), got ${String(o.max_result_bytes)}`);
     out.maxResultBytes = o.max_result_bytes;
   }
-  if (o.max_open_connections !== undefined) {
+  // With an agent of the user's, connections are its business (the official client then ignores
+  // max_open_connections, keep_alive and tls too; PostHog passes keep_alive.enabled: false with one).
+  const agent = o.http_agent !== undefined;
+  if (o.max_open_connections !== undefined && !agent) {
     if (!Number.isSafeInteger(o.max_open_connections)) throw new ChwireConfigError(`chwire/compat needs max_open_connections as a whole number of sockets, got ${String(o.max_open_connections)}`);
     out.maxOpenConnections = o.max_open_connections;
   }
   const ka = o.keep_alive;
-  if (ka !== undefined) {
+  if (ka !== undefined && !agent) {
     if (ka.enabled !== undefined) out.keepAlive = ka.enabled;
     if (ka.idle_socket_ttl !== undefined) out.idleSocketTtl = ka.idle_socket_ttl;
     // eagerly_destroy_stale_sockets: chwire always drops a socket idle past its limit before using it.
@@ -141,18 +142,27 @@ export function compatConfig(o: ClickHouseClientConfigOptions, userAgent: (appli
   for (const k of Object.keys(headers)) if (k.toLowerCase() === 'user-agent') delete headers[k];
   headers['User-Agent'] = userAgent(o.application);
   out.httpHeaders = headers;
-  if (o.tls !== undefined) out.tls = { ca: o.tls.ca_cert, ...(o.tls.cert !== undefined ? { cert: o.tls.cert } : {}), ...(o.tls.key !== undefined ? { key: o.tls.key } : {}) };
+  if (o.tls !== undefined && !agent) out.tls = { ca: o.tls.ca_cert, ...(o.tls.cert !== undefined ? { cert: o.tls.cert } : {}), ...(o.tls.key !== undefined ? { key: o.tls.key } : {}) };
   if (o.http_agent !== undefined) out.agent = o.http_agent;
-  if (o.log !== undefined) {
-    const logged = loggerOf(o.log);
-    if (logged !== undefined) { out.logger = logged.logger; out.logLevel = logged.level; }
-  }
+  // Without a LoggerClass, failed calls go to the console, as with the official client.
+  const logged = loggerOf(o.log);
+  out.logger = logged.logger;
+  out.logLevel = logged.level;
+  const errorLog = (o.log?.level ?? ClickHouseLogLevel.WARN) <= ClickHouseLogLevel.ERROR ? logged.target : undefined;
   return {
     chwire: out,
     sessionId: o.session_id,
     json: { parse: o.json?.parse ?? JSON.parse, stringify: o.json?.stringify ?? JSON.stringify },
     responseCompression,
+    errorLog,
+    maxHeaderSize: positiveIntegerOf('max_response_headers_size', o.max_response_headers_size),
   };
+}
+
+function positiveIntegerOf(name: string, v: number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!Number.isSafeInteger(v) || v <= 0) throw new ChwireConfigError(`option ${name} must be a positive whole number of bytes, got ${String(v)}`);
+  return v;
 }
 
 function baseUrl(url: string | URL | undefined, pathname: string | undefined): string {
@@ -192,27 +202,4 @@ export function settingsOf(s: ClickHouseSettings | undefined): Settings {
     out[k] = typeof v === 'object' ? String(v) : v;
   }
   return out;
-}
-
-const LEVELS: Readonly<Record<number, LogLevel>> = { 0: 'debug', 1: 'debug', 2: 'info', 3: 'warn', 4: 'error', 127: 'silent' };
-
-/** The official `log` option as a chwire logger: its LoggerClass receives chwire's lines as { module, message, args, err }. */
-function loggerOf(log: NonNullable<ClickHouseClientConfigOptions['log']>): { logger: Logger; level: LogLevel } | undefined {
-  const level = LEVELS[log.level ?? ClickHouseLogLevel.WARN];
-  if (level === undefined) throw new ChwireConfigError(`option log.level must be a ClickHouseLogLevel, got ${String(log.level)}`);
-  if (log.LoggerClass === undefined) return undefined;
-  const target = new log.LoggerClass();
-  const line = (fields: Record<string, unknown>, message: string): LogParams => {
-    const err = fields['error'];
-    return { module: 'chwire', message, args: fields, ...(err instanceof Error ? { err } : {}) };
-  };
-  return {
-    level,
-    logger: {
-      debug: (fields: Record<string, unknown>, message: string) => target.debug(line(fields, message)),
-      info: (fields: Record<string, unknown>, message: string) => target.info(line(fields, message)),
-      warn: (fields: Record<string, unknown>, message: string) => target.warn(line(fields, message)),
-      error: (fields: Record<string, unknown>, message: string) => { const l = line(fields, message); target.error({ ...l, err: l.err ?? new Error(message) }); },
-    } as unknown as Logger,
-  };
 }

@@ -5,12 +5,31 @@
 // the client's JSON handling; stream() yields arrays of rows, each the text of one line (its
 // newline removed) with json(), and drops bytes after the last newline, as the official client does.
 import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
-import { ChwireConfigError } from '../errors.js';
-import { isDocumentJson, isStreamable, isStreamableJson, STREAMABLE_JSON_FORMATS, RAW_FORMATS } from './formats.js';
+import { StreamableFormats, isDocumentJson, isStreamable, isStreamableJson, type RawFormat, type SingleDocumentJSONFormat, type StreamableJSONFormat } from './formats.js';
 import type { JSONHandling } from './options.js';
 import { ResultBudget } from '../client/result-limits.js';
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** The official ResponseJSON: what json() gives for JSON, JSONCompact, JSONStrings, … */
+export interface ResponseJSON<T = unknown> {
+  data: T[];
+  query_id?: string;
+  totals?: T;
+  extremes?: Record<string, unknown>;
+  meta?: { name: string; type: string }[];
+  statistics?: { elapsed: number; rows_read: number; bytes_read: number };
+  rows?: number;
+  rows_before_limit_at_least?: number;
+}
+
+/** json()'s type as the official client types it: an array of rows for the streamable JSON formats, ResponseJSON for the documents. */
+export type ResultJSONType<T, F extends string> =
+  F extends StreamableJSONFormat ? T[]
+    : F extends 'JSONObjectEachRow' ? Record<string, T>
+      : F extends SingleDocumentJSONFormat ? ResponseJSON<T>
+        : F extends RawFormat ? never
+          : T;
 
 /** One line of a streamed result. */
 export interface Row<T = unknown> {
@@ -45,7 +64,8 @@ export class ResultSet<Format extends string = string> {
   }
 
   private take(): Readable {
-    if (this.consumed) throw new ChwireConfigError('this result set was already read (text(), json() and stream() read it once)');
+    // The official text (code may match on it); text(), json() and stream() read the body once.
+    if (this.consumed) throw new Error('Stream has been already consumed');
     this.consumed = true;
     return this.body;
   }
@@ -73,14 +93,15 @@ export class ResultSet<Format extends string = string> {
   }
 
   /** The result parsed: an array of the lines' values (streamable JSON formats) or the one document (JSON, JSONCompact, JSONObjectEachRow, …). */
-  async json<T = unknown>(): Promise<T> {
+  async json<T = unknown>(): Promise<ResultJSONType<T, Format>> {
     if (isStreamableJson(this.format)) {
       const out: unknown[] = [];
       for await (const rows of this.rows(this.budget('json()'))) for (const r of rows as Row[]) out.push(r.json());
-      return out as T;
+      return out as ResultJSONType<T, Format>;
     }
-    if (isDocumentJson(this.format)) return this.jsonHandling.parse(await this.text()) as T;
-    throw new ChwireConfigError(`json() needs a JSON format; this result is ${this.format} (read it with text() or stream())`);
+    if (isDocumentJson(this.format)) return this.jsonHandling.parse(await this.text()) as ResultJSONType<T, Format>;
+    // The official text (a raw format is read with text() or stream()).
+    throw new Error(`Cannot decode ${this.format} as JSON`);
   }
 
   /** A Readable (object mode) of row arrays, one array per chunk received. */
@@ -91,7 +112,8 @@ export class ResultSet<Format extends string = string> {
   /** stream(), its bytes counted against `budget` (json()) or not (stream(): it holds no result). */
   private rows(budget: ResultBudget | undefined): Readable {
     if (!isStreamable(this.format)) {
-      throw new ChwireConfigError(`${this.format} cannot be streamed row by row; streamable formats: ${[...STREAMABLE_JSON_FORMATS, ...RAW_FORMATS].join(', ')}`);
+      // The official text (JSON, JSONCompact, … are one document: read them with json()).
+      throw new Error(`${this.format} format is not streamable. Streamable formats: ${StreamableFormats.join(',')}`);
     }
     const parse = this.jsonHandling.parse;
     const pending: Buffer[] = [];
@@ -119,6 +141,13 @@ export class ResultSet<Format extends string = string> {
       },
     });
     return pipeline(this.take(), toRows, () => { /* errors reach the consumer through toRows */ });
+  }
+
+  /** The official ResultSet.instance: a result set over a byte stream of `format` (exec()'s stream, say). */
+  static instance<F extends string>({ stream, format, query_id, response_headers, jsonHandling }: {
+    stream: Readable; format: F; query_id: string; log_error?: (err: Error) => void; response_headers: ResponseHeaders; jsonHandling?: JSONHandling;
+  }): ResultSet<F> {
+    return new ResultSet(stream, format, query_id, response_headers, jsonHandling ?? { parse: JSON.parse, stringify: JSON.stringify });
   }
 
   /** Stops reading: the connection is released and the query stopped on the server. */

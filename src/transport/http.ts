@@ -87,6 +87,8 @@ export interface HttpTransportOptions {
    * once requestTimeout has passed since the call began.
    */
   requestTimeoutFrom?: 'request' | 'socket' | undefined;
+  /** The most bytes of response headers node:http reads (its maxHeaderSize); default node's (16 KiB). chwire/compat sets it from max_response_headers_size. */
+  maxHeaderSize?: number | undefined;
 }
 
 const IDLE_SINCE = Symbol('chwire.idleSince');
@@ -453,6 +455,8 @@ export class HttpTransport implements Transport {
     if (out.ping) {
       await readErrorBody(res, this.responseCodec, errorBodyMs(this.opts.requestTimeout));
       end();
+      // An answer cut short (fewer bytes than its Content-Length) is no answer.
+      if (!res.complete) throw new ChwireConnectionError('GET /ping: the response was cut short (aborted)', { host: host.url.href });
       return { queryId: undefined, summary: undefined, timezone: undefined, body: (async function* () { /* empty */ })(), tailText: () => '', cancel: () => undefined };
     }
     // Only the encoding the request asked for is decoded (a server, or a box on the way, may send another).
@@ -578,6 +582,7 @@ export class HttpTransport implements Transport {
         hostname: target.hostname,
         port: target.port,
         method, path: target.path, headers, agent: r.probe && method === 'GET' && host.pool.probeAgent !== undefined ? host.pool.probeAgent : host.pool.agent,
+        ...(this.opts.maxHeaderSize !== undefined ? { maxHeaderSize: this.opts.maxHeaderSize } : {}),
       });
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
