@@ -19,6 +19,7 @@ import { isJsonRowFormat, jsonRowBytes } from './insert-json.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
 import { NATIVE_TYPES_CONVERSION, serverTextZone } from './capabilities.js';
+import { checkInsertSettings } from './wire-settings.js';
 import type { ClientCore } from './core.js';
 import type { QuerySummary } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
@@ -126,6 +127,7 @@ export async function insertRows(core: ClientCore, table: string, rows: InsertIn
   if (first instanceof Uint8Array) return sendBytes(core, target, format, source.rows as InsertBytes, opts, auto);
 
   if (caps.nativeTypeCheck) auto[NATIVE_TYPES_CONVERSION] = '0';
+  checkInsertSettings(core.settingsFor(opts, auto));
   // Servers that cannot verify the block's types: the schema is read again for every insert.
   const maxAge = caps.nativeTypeCheck ? SCHEMA_TTL_MS : 0;
   let schema = await tableSchema(core, table, opts, maxAge, since);
