@@ -32,6 +32,7 @@ import { BoundedCache, compiled, hashKey } from '../../codegen/compile.js';
 import { lookupPrecompiled } from '../../codegen/precompiled.js';
 import { interpretedRowBuilder, interpretedSourceFactory } from './interpreted-rows.js';
 import { parseType } from '../../types/parse.js';
+import { assertDecodable } from '../../rowbinary/readers.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
 
@@ -136,6 +137,7 @@ interface SlotReaders { readonly eager: ColumnReader; readonly lazy: LazyColumn 
 
 function readerFactory(opts: ResolvedNativeOptions, views: boolean, lazy: () => boolean): (name: string, type: string, node: TypeNode) => SlotReaders {
   return (name, type, node) => {
+    assertDecodable(node, name, type);
     const o = opts.forColumn(name);
     const ctx: ReaderContext = { o, views, special: specialReader, binaryTypes: opts.binaryTypes };
     return { eager: columnReader(node, ctx, type), lazy: lazy() ? lazyColumn(node, o) : undefined };
