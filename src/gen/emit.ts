@@ -24,7 +24,7 @@
 import { hashKey } from '../codegen/compile.js';
 import { resolvePlan } from '../plan/resolve.js';
 import { resolveBaseOptions } from '../plan/resolve.js';
-import { VALUE_OPTION_KEYS, type DecodeOptions, type ResolvedValueOptions } from '../plan/options.js';
+import { DEFAULT_VALUE_OPTIONS, VALUE_OPTION_KEYS, type DecodeOptions, type ResolvedValueOptions } from '../plan/options.js';
 import { generateRowDecoder } from '../rowbinary/generate.js';
 import { nativeRowCode } from '../native/read/row-decoder.js';
 import { nativeEncoderCode } from '../native/write/encoder.js';
@@ -122,6 +122,17 @@ function columnOptions(base: ResolvedValueOptions, options: DecodeOptions, name:
   return { ...base, ...over } as ResolvedValueOptions;
 }
 
+/** Whether the decoders can read a column of this type (AggregateFunction states cannot be). */
+function decodableColumn(c: ResultColumn, what: string): boolean {
+  const node = typeOf(c, what);
+  try {
+    readType(node, DEFAULT_VALUE_OPTIONS);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function rowTypeText(what: string, cols: readonly ResultColumn[], options: DecodeOptions, rows: 'object' | 'array', base: ResolvedValueOptions): string {
   const fields = cols.map((c) => withColumn(what, c.name, () => readType(typeOf(c, what), columnOptions(base, options, c.name))));
   if (rows === 'array') return `[${fields.join(', ')}]`;
@@ -170,24 +181,27 @@ export function emitModule(input: GenInput): GenOutput {
   for (const t of input.tables) {
     const pascal = pascalCase(t.table);
     const what = `table ${t.table}`;
-    // A column chwire cannot decode (AggregateFunction states) leaves out the Row type, with a
-    // note; one insert() cannot write, without a default, leaves out the Insert type: the rest of
-    // the table is still generated.
-    let rowText: string | undefined;
-    try {
-      rowText = rowTypeText(what, t.result, input.options, rows, base);
-    } catch (e) {
-      body.push(`// No ${pascal}Row: ${commentText((e as Error).message)}. Select the columns you need in a --query.`, '');
-    }
-    if (rowText !== undefined) {
-      body.push(`/** A row of \`${commentText(t.table)}\` (\`SELECT *\`), as read with this module's options. */`);
+    // A column chwire cannot decode (AggregateFunction states) is left out of the Row type, and one
+    // insert() cannot write out of the Insert type, each with a note: the rest of the table is
+    // still generated.
+    const readable = t.result.filter((c) => decodableColumn(c, what));
+    const unreadable = t.result.filter((c) => !readable.includes(c));
+    if (readable.length === 0) {
+      body.push(`// No ${pascal}Row: no column of ${commentText(t.table)} can be decoded (AggregateFunction states). Select finalizeAggregation(x) in a --query.`, '');
+    } else {
+      const rowText = rowTypeText(what, readable, input.options, rows, base);
+      const doc = unreadable.length === 0 ? '(`SELECT *`)' : '(`SELECT *` without the columns noted below)';
+      body.push(`/** A row of \`${commentText(t.table)}\` ${doc}, as read with this module's options. */`);
+      for (const c of unreadable) body.push(`// ${commentText(JSON.stringify(c.name))} (${commentText(c.type)}) is left out: AggregateFunction states cannot be decoded; select finalizeAggregation(${commentText(c.name)}) or hex(${commentText(c.name)}) instead.`);
       body.push(rows === 'array' ? `export type ${claim(`${pascal}Row`, what)} = ${rowText};` : `export interface ${claim(`${pascal}Row`, what)} ${rowText}`, '');
-      schemas.push({ what, cols: t.result });
+      schemas.push({ what, cols: readable });
     }
     const writableColumns = t.columns.filter((c) => c.defaultKind !== 'MATERIALIZED' && c.defaultKind !== 'ALIAS');
-    const blocking = writableColumns.find((c) => c.defaultKind === '' && !insertableColumn(typeOf(c, what)));
-    if (blocking !== undefined) {
-      body.push(`// No ${pascal}Insert: column ${commentText(JSON.stringify(blocking.name))} (${commentText(blocking.type)}) cannot be written by insert() and has no default.`, '');
+    // Columns insert() cannot write and without a default: the insert names its columns, so the
+    // server writes their type's default (an empty state for AggregateFunction).
+    const blocking = writableColumns.filter((c) => c.defaultKind === '' && !insertableColumn(typeOf(c, what)));
+    if (blocking.length === writableColumns.length) {
+      body.push(`// No ${pascal}Insert: no column of ${commentText(t.table)} can be written by insert().`, '');
       continue;
     }
     const insertName = claim(`${pascal}Insert`, what);
@@ -200,9 +214,12 @@ export function emitModule(input: GenInput): GenOutput {
       const type = withColumn(what, c.name, () => insertType(node));
       const dflt = c.defaultKind === '' ? '' : ` ${c.defaultKind}`;
       body.push(`  /** \`${commentText(c.type)}\`${dflt} */`);
-      body.push(`  readonly ${propertyKey(c.name)}${optionalOnInsert(node, c.defaultKind) ? '?' : ''}: ${type};`);
+      // With named columns (blocking ones), a column with a default is sent, so it must be given.
+      const optional = blocking.length === 0 ? optionalOnInsert(node, c.defaultKind) : optionalOnInsert(node, '');
+      body.push(`  readonly ${propertyKey(c.name)}${optional ? '?' : ''}: ${type};`);
     }
     for (const name of skipped) body.push(`  // ${commentText(JSON.stringify(name))} is left out: insert() cannot write its type, the server writes its default.`);
+    const named = blocking.length === 0 ? undefined : writableColumns.filter((c) => !skipped.includes(c.name)).map((c) => c.name);
     body.push('}', '');
     uses.add('InsertInput').add('InsertOptions').add('InsertResult');
     const insertFn = claim(`insert${pascal}`, what);
@@ -213,7 +230,9 @@ export function emitModule(input: GenInput): GenOutput {
       '',
       `/** Inserts rows into \`${commentText(t.table)}\` (bound to it: the rows are checked against ${insertName}). */`,
       `export async function ${insertFn}(client: Client, rows: InsertInput<${insertName}>, opts: InsertOptions = {}): Promise<InsertResult> {`,
-      `  return await client.insert<${insertName}>(${tableConst}, rows, opts);`,
+      named === undefined
+        ? `  return await client.insert<${insertName}>(${tableConst}, rows, opts);`
+        : `  return await client.insert<${insertName}>(${tableConst}, rows, { ...opts, columns: opts.columns ?? ${JSON.stringify(named)} });`,
       '}',
       '',
     );
@@ -221,7 +240,10 @@ export function emitModule(input: GenInput): GenOutput {
     // rows), and object rows that leave every column with a default to the server.
     const writable = writableColumns.map((c) => ({ name: c.name, type: c.type }));
     const required = t.columns.filter((c) => c.defaultKind === '').map((c) => ({ name: c.name, type: c.type }));
-    if (skipped.length === 0) {
+    if (named !== undefined) {
+      const cols = writableColumns.filter((c) => named.includes(c.name)).map((c) => ({ name: c.name, type: c.type }));
+      encoders.push({ what, cols, shape: 'object' }, { what, cols, shape: 'array' });
+    } else if (skipped.length === 0) {
       encoders.push({ what, cols: writable, shape: 'object' }, { what, cols: writable, shape: 'array' });
       if (required.length > 0 && required.length < writable.length) encoders.push({ what, cols: required, shape: 'object' });
     } else {
