@@ -35,6 +35,16 @@ import { checkCallOptions } from './call-options.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ClientCore, QueryOptions, ExecOptions, Rows } from './core.js';
 
+// The explicit-resource-management symbols, declared as @types/node declares them, so that these
+// declarations type-check under a `lib` without esnext.disposable (ES2020, ES2022; with or without
+// DOM; with or without @types/node: test/package.types.test.ts). Declarations merge with the lib's.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+}
+
 export type { QueryOptions, ExecOptions, Rows, ClientCore } from './core.js';
 
 /** A row decoded as an object (the default `rows: 'object'`): column name → value. */

@@ -9,6 +9,16 @@ import { ChwireConfigError } from '../errors.js';
 import { isDocumentJson, isStreamable, isStreamableJson, STREAMABLE_JSON_FORMATS, RAW_FORMATS } from './formats.js';
 import type { JSONHandling } from './options.js';
 
+// The explicit-resource-management symbols, declared as @types/node declares them, so that these
+// declarations type-check under a `lib` without esnext.disposable (ES2020, ES2022; with or without
+// DOM; with or without @types/node: test/package.types.test.ts). Declarations merge with the lib's.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+}
+
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** One line of a streamed result. */
