@@ -60,8 +60,8 @@ export async function openColumns(core: ClientCore, sql: string, opts: ColumnsOp
   const surface = core.surface(opts, caps, info);
   const settings = core.settingsFor(opts, nativeReadSettings(caps));
   const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, role: _r, httpHeaders: _h, ...rest } = opts;
-  const { binaryTypes } = wireRead('Native', settings);
-  const decode = { ...rest, binaryTypes } as NativeColumnsOptions;
+  const { binaryTypes, zone } = wireRead('Native', settings);
+  const decode = { ...rest, binaryTypes, ...(zone === undefined ? {} : { sessionTimezone: zone }) } as NativeColumnsOptions;
   const release = await core.lock(opts.sessionId);
   try {
     const response = await core.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true, ...surface });

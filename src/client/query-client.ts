@@ -322,8 +322,8 @@ export class QueryClientImpl implements QueryClient, ClientCore {
       try {
         const { response, release, format, wire } = await this.send(sql, opts, '', queryId, call, buffered);
         const decoder = (format === 'Native'
-          ? createNativeDecoder({ ...decodeOptions, binaryTypes: wire.binaryTypes })
-          : createRowBinaryDecoder({ ...decodeOptions, binaryTypes: wire.binaryTypes, jsonAsString: wire.jsonAsString })) as unknown as RowStreamDecoder<R>;
+          ? createNativeDecoder({ ...decodeOptions, binaryTypes: wire.binaryTypes, ...(wire.zone === undefined ? {} : { sessionTimezone: wire.zone }) })
+          : createRowBinaryDecoder({ ...decodeOptions, binaryTypes: wire.binaryTypes, jsonAsString: wire.jsonAsString, ...(wire.zone === undefined ? {} : { sessionTimezone: wire.zone }) })) as unknown as RowStreamDecoder<R>;
         return { response, decoder, release, done: call === undefined ? undefined : (e, rows) => call.end(e, rows, response.summary) };
       } catch (e) {
         call?.end(e, undefined);

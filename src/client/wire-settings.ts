@@ -55,10 +55,15 @@ export interface WireRead {
   readonly binaryTypes: boolean;
   /** RowBinary only: JSON values sent as String text. */
   readonly jsonAsString: boolean;
+  /**
+   * The call's `session_timezone`, where set: the zone the server prints zone-less DateTime and
+   * DateTime64 in, so `datetime: 'text'` and Map keys use it too (the decoder's sessionTimezone).
+   */
+  readonly zone: string | undefined;
 }
 
 /** Flags of a body no setting changes (a raw format, a statement). */
-export const NO_WIRE_FLAGS: WireRead = Object.freeze({ binaryTypes: false, jsonAsString: false });
+export const NO_WIRE_FLAGS: WireRead = Object.freeze({ binaryTypes: false, jsonAsString: false, zone: undefined });
 
 const OWN = Object.prototype.hasOwnProperty;
 
@@ -89,15 +94,18 @@ export function wireRead(format: 'RowBinaryWithNamesAndTypes' | 'Native', settin
     const v = settings[name];
     return v !== undefined && boolSetting(name, v);
   };
+  const z = settings['session_timezone'];
+  const zone = z !== undefined && z !== '' ? z : undefined;
   if (format === 'Native') {
     // The other Native output settings are self-describing in the body (native.md).
     flag('output_format_native_write_json_as_string');
     flag('output_format_native_use_flattened_dynamic_and_json_serialization');
-    return { binaryTypes: flag('output_format_native_encode_types_in_binary_format'), jsonAsString: false };
+    return { binaryTypes: flag('output_format_native_encode_types_in_binary_format'), jsonAsString: false, zone };
   }
   return {
     binaryTypes: flag('output_format_binary_encode_types_in_binary_format'),
     jsonAsString: flag('output_format_binary_write_json_as_string'),
+    zone,
   };
 }
 

@@ -41,7 +41,7 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
   {
     types: 'DateTime, DateTime(tz)', option: 'datetime',
     values: [['Date', 'a new `Date` (the instant; the zone only affects how ClickHouse prints it)'], ['string', 'ISO-8601 UTC: `"2024-01-02T03:04:05Z"`'], ['number', 'milliseconds since the epoch (on insert a number means Unix seconds for DateTime, days for Date, ticks for DateTime64, as the server reads JSON: see native.md "Accepted JavaScript values")'],
-      ['text', 'as the server prints it, in the type\'s zone: `"2023-11-14 17:13:20"` (a type without a zone: in UTC, where the server would use its own zone)']],
+      ['text', 'as the server prints it, in the type\'s zone: `"2023-11-14 17:13:20"` (a type without a zone: in the query\'s session_timezone when the client sends one, else in UTC, where the server would use its own zone)']],
   },
   {
     types: 'DateTime64(P), DateTime64(P, tz)', option: 'datetime',
