@@ -91,24 +91,40 @@ test('generated functions check the result header once per result; tuple paramet
   }
 });
 
-test('a table with an AggregateFunction column: the rest is generated, the missing types are named in notes', { timeout: 60_000 }, async () => {
+test('a table with an AggregateFunction column: that column is left out of the Row and Insert types with a note, the rest is generated and inserts', { timeout: 60_000 }, async () => {
   const client = createClient({ url: 'chdb://' });
   const t = uniqueName('gen_agg');
   const dir = join(ROOT, 'dist', 'gen-test', uniqueName('agg'));
   mkdirSync(dir, { recursive: true });
   try {
-    await client.execute(`CREATE TABLE ${t} (k UInt64, n Nullable(String), u AggregateFunction(uniq, UInt64)) ENGINE = AggregatingMergeTree ORDER BY (k, n) SETTINGS allow_nullable_key = 1`);
+    await client.execute(`CREATE TABLE ${t} (k UInt64, n Nullable(String), u AggregateFunction(uniq, UInt64), d String DEFAULT 'dflt') ENGINE = AggregatingMergeTree ORDER BY (k, n, d) SETTINGS allow_nullable_key = 1`);
     let err = '';
     const { main } = await import('../src/cli/main.js');
     const code = await main(['gen', '--url', 'chdb://', '--table', t, '--query', `keys=SELECT k, finalizeAggregation(u) AS uniq FROM ${t}`, '--out', join(dir, 'db.ts')], {
       stdout: { write: () => true }, stderr: { write: (s: string) => { err += s; return true; } }, env: {},
     });
     assert.equal(code, 0, err);
-    const { readFileSync } = await import('node:fs');
+    const { readFileSync, writeFileSync } = await import('node:fs');
     const text = readFileSync(join(dir, 'db.ts'), 'utf8');
-    assert.match(text, /\/\/ No GenAgg\w*Row: table gen_agg\w*: column "u": AggregateFunction states cannot be decoded/);
-    assert.match(text, /\/\/ No GenAgg\w*Insert: column "u" \(AggregateFunction\(uniq, UInt64\)\) cannot be written by insert\(\) and has no default\./);
+    const pascal = /export interface (GenAgg\w*)Row /.exec(text)?.[1];
+    assert.ok(pascal !== undefined, 'the Row type is generated');
+    assert.match(text, /\/\/ "u" \(AggregateFunction\(uniq, UInt64\)\) is left out: AggregateFunction states cannot be decoded/);
+    const row = text.slice(text.indexOf(`export interface ${pascal}Row`), text.indexOf('}', text.indexOf(`export interface ${pascal}Row`)));
+    assert.match(row, /\bk: bigint;/);
+    assert.match(row, /\bn: string \| null;/);
+    assert.doesNotMatch(row, /\bu:/);
+    const ins = text.slice(text.indexOf(`export interface ${pascal}Insert`), text.indexOf('}', text.indexOf(`export interface ${pascal}Insert`)));
+    assert.match(ins, /readonly k: /);
+    assert.match(ins, /readonly d: /, 'a column with a default is required once the insert names its columns');
+    assert.match(ins, /"u" is left out/);
+    assert.doesNotMatch(ins, /readonly u/);
     assert.match(text, /export async function keys\(/);
+    // The generated insert function writes the other columns; the server writes u's empty state.
+    const ts = (await import('typescript')).default;
+    writeFileSync(join(dir, 'db.js'), ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+    const mod = await import(join(dir, 'db.js')) as Record<string, (c: unknown, rows: unknown[]) => Promise<unknown>>;
+    await mod[`insert${pascal}`]!(client, [{ k: 1n, n: 'x', d: 'given' }, { k: 2n, n: null, d: 'dflt' }]);
+    assert.deepEqual(await client.fetch(`SELECT k, n, d, finalizeAggregation(u) AS s FROM ${t} ORDER BY k`), [{ k: 1n, n: 'x', d: 'given', s: 0n }, { k: 2n, n: null, d: 'dflt', s: 0n }]);
   } finally {
     await client.execute(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);
     await client.close();

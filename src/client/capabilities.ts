@@ -57,12 +57,6 @@ export function nativeReadSettings(caps: Capabilities): Record<string, string> {
   return caps.nativeBinaryTypes ? { [NATIVE_BINARY_TYPES]: '1' } : {};
 }
 
-/** Whether a Native body sent with these (final) settings has binary type headers. */
-export function hasBinaryTypeHeaders(settings: Readonly<Record<string, string>>): boolean {
-  const v = settings[NATIVE_BINARY_TYPES];
-  return v === '1' || v === 'true';
-}
-
 /**
  * The zone the server reads zone-less date-time text in for a column without its own zone: the
  * call's `session_timezone` setting (23.6+) where given, else the server's `timezone()` (learnt

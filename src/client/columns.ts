@@ -13,7 +13,8 @@ import type { ColumnValueOptions } from '../native/read/column-plan.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { TransportResponse } from '../transport/types.js';
 import type { ClientCore, ExecOptions } from './core.js';
-import { hasBinaryTypeHeaders, nativeReadSettings } from './capabilities.js';
+import { nativeReadSettings } from './capabilities.js';
+import { wireRead } from './wire-settings.js';
 import { ChwireAbortError, ChwireDecodeError } from '../errors.js';
 import { appendedServerError, trailingServerError } from '../transport/server-error.js';
 import { HOLD_BYTES, TailHold } from './tail-hold.js';
@@ -60,8 +61,8 @@ export async function openColumns(core: ClientCore, sql: string, opts: ColumnsOp
   const surface = core.surface(opts, caps, info);
   const settings = core.settingsFor(opts, nativeReadSettings(caps));
   const { params: _p, settings: _s, queryId: _q, sessionId: _i, signal: _g, onProgress: _o, progressInterval: _v, role: _r, httpHeaders: _h, maxResultBytes: _mb, maxResultRows: _mr, ...rest } = opts;
-  const binaryTypes = hasBinaryTypeHeaders(settings);
-  const decode = { ...rest, binaryTypes } as NativeColumnsOptions;
+  const { binaryTypes, zone } = wireRead('Native', settings);
+  const decode = { ...rest, binaryTypes, ...(zone === undefined ? {} : { sessionTimezone: zone }) } as NativeColumnsOptions;
   const release = await core.lock(opts.sessionId);
   try {
     const response = await core.request({ sql, format: 'Native', params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: true, ...surface });

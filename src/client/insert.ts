@@ -22,6 +22,7 @@ import { jsonRowShape, typedJsonRows } from './insert-json-rows.js';
 import { ChwireConfigError, ChwireEncodeError, ChwireServerError, ChwireTimeoutError } from '../errors.js';
 import { compileNativeEncoder, nativeBlocks } from '../native/index.js';
 import { NATIVE_TYPES_CONVERSION, serverTextZone, type Capabilities } from './capabilities.js';
+import { checkInsertSettings } from './wire-settings.js';
 import type { ClientCore } from './core.js';
 import type { QuerySummary, ServerInfo } from '../transport/types.js';
 import { quoteIdentifier, splitTableName } from './identifiers.js';
@@ -113,6 +114,7 @@ async function insertSource(
   info: ServerInfo, caps: Capabilities, since: number,
 ): Promise<InsertResult> {
   if (caps.nativeTypeCheck) auto[NATIVE_TYPES_CONVERSION] = '0';
+  checkInsertSettings(core.settingsFor(opts, auto));
   // Servers that cannot verify the block's types: the schema is read again for every insert.
   const maxAge = caps.nativeTypeCheck ? SCHEMA_TTL_MS : 0;
   let schema = await tableSchema(core, table, opts, maxAge, since);

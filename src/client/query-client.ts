@@ -17,7 +17,8 @@ import type { DecodeOptions } from '../plan/options.js';
 import type { Row, RowStreamDecoder } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportResponse } from '../transport/types.js';
 import type { HostStatus } from '../transport/hosts.js';
-import { capabilitiesOf, hasBinaryTypeHeaders, nativeReadSettings, type Capabilities } from './capabilities.js';
+import { capabilitiesOf, nativeReadSettings, type Capabilities } from './capabilities.js';
+import { NO_WIRE_FLAGS, wireRead, type WireRead } from './wire-settings.js';
 import { resolveConfig, renderSetting, type ClientOptions, type Settings, type TransportFactory } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import { formatQueryParam, type QueryParams } from './params.js';
@@ -35,6 +36,16 @@ import { checkCallOptions } from './call-options.js';
 import { callBudget, callTimeoutOf, type BufferedCall, type ResultLimits } from './result-limits.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ClientCore, QueryOptions, ExecOptions, Rows } from './core.js';
+
+// The explicit-resource-management symbols, declared as @types/node declares them, so that these
+// declarations type-check under a `lib` without esnext.disposable (ES2020, ES2022; with or without
+// DOM; with or without @types/node: test/package.types.test.ts). Declarations merge with the lib's.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+}
 
 export type { QueryOptions, ExecOptions, Rows, ClientCore } from './core.js';
 
@@ -291,7 +302,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
-  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string; idempotent?: boolean }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; binaryTypes: boolean }> {
+  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string; idempotent?: boolean }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; wire: WireRead }> {
     // A statement's own FORMAT clause would override the format this call asks for (format-clause.ts).
     const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format);
     if (clause !== undefined) throw clause;
@@ -301,12 +312,14 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     const raw = format !== null && format !== '';
     const fmt = format === null ? undefined : raw ? format : opts.format ?? caps.rowFormat;
     const settings = this.settingsFor(opts, fmt === 'Native' && !raw ? nativeReadSettings(caps) : {});
+    // Rows this client decodes: the settings that change their bytes are read (or refused) now.
+    const wire = format === '' ? wireRead(fmt === 'Native' ? 'Native' : 'RowBinaryWithNamesAndTypes', settings) : NO_WIRE_FLAGS;
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.request({
         sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null || opts.idempotent === true, whole: raw, buffered, ...surface,
       }, call);
-      return { response, release, format: fmt, binaryTypes: fmt === 'Native' && hasBinaryTypeHeaders(settings) };
+      return { response, release, format: fmt, wire };
     } catch (e) {
       release();
       throw e;
@@ -341,8 +354,10 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     const open0 = async (): Promise<OpenedQuery<R>> => {
       const call = kind === undefined ? undefined : await this.begin(kind, sql, queryId, opts);
       try {
-        const { response, release, format, binaryTypes } = await this.send(sql, opts, '', queryId, call, buffered);
-        const decoder = (format === 'Native' ? createNativeDecoder({ ...decodeOptions, binaryTypes }) : createRowBinaryDecoder(decodeOptions)) as unknown as RowStreamDecoder<R>;
+        const { response, release, format, wire } = await this.send(sql, opts, '', queryId, call, buffered);
+        const decoder = (format === 'Native'
+          ? createNativeDecoder({ ...decodeOptions, binaryTypes: wire.binaryTypes, ...(wire.zone === undefined ? {} : { sessionTimezone: wire.zone }) })
+          : createRowBinaryDecoder({ ...decodeOptions, binaryTypes: wire.binaryTypes, jsonAsString: wire.jsonAsString, ...(wire.zone === undefined ? {} : { sessionTimezone: wire.zone }) })) as unknown as RowStreamDecoder<R>;
         return { response, decoder, release, objectRows: decodeOptions.rows !== 'array', done: call === undefined ? undefined : (e, rows) => call.end(e, rows, response.summary) };
       } catch (e) {
         call?.end(e, undefined);

@@ -26,6 +26,16 @@ import { compatConfig, settingsOf, type ClickHouseClientConfigOptions, type Clic
 import { ResultSet, type ResponseHeaders } from './result-set.js';
 import { bodyOf, checkValues } from './values.js';
 
+// The explicit-resource-management symbols, declared as @types/node declares them, so that these
+// declarations type-check under a `lib` without esnext.disposable (ES2020, ES2022; with or without
+// DOM; with or without @types/node: test/package.types.test.ts). Declarations merge with the lib's.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+}
+
 /** What every call takes (the official BaseQueryParams). */
 export interface BaseQueryParams {
   clickhouse_settings?: ClickHouseSettings;

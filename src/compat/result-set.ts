@@ -9,6 +9,16 @@ import { StreamableFormats, isDocumentJson, isStreamable, isStreamableJson, type
 import type { JSONHandling } from './options.js';
 import { ResultBudget } from '../client/result-limits.js';
 
+// The explicit-resource-management symbols, declared as @types/node declares them, so that these
+// declarations type-check under a `lib` without esnext.disposable (ES2020, ES2022; with or without
+// DOM; with or without @types/node: test/package.types.test.ts). Declarations merge with the lib's.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+}
+
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** The official ResponseJSON: what json() gives for JSON, JSONCompact, JSONStrings, … */

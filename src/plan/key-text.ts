@@ -8,7 +8,8 @@
 // (`['a,b']` vs `['a','b']`). `undefined` means String(value) already is that text (the common
 // String, integer, Date, UUID, IP, Enum, Bool and Decimal keys keep their fast path).
 // One deliberate difference: DateTime/DateTime64 without a time zone in their type are written in
-// UTC (the engine writes the server's zone, which the decoder does not know); with a zone, in it.
+// UTC (the engine writes the server's zone, which the decoder does not know) unless the decoder was
+// given the session's zone (plan/session-zone.ts gives such types that zone); with a zone, in it.
 import type { TypeNode } from '../types/ast.js';
 import { structural } from './structural.js';
 import { zoneClock } from '../convert/zone-text.js';

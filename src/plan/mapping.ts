@@ -41,7 +41,7 @@ export const TYPE_MAPPING: readonly MappingRow[] = [
   {
     types: 'DateTime, DateTime(tz)', option: 'datetime',
     values: [['Date', 'a new `Date` (the instant; the zone only affects how ClickHouse prints it)'], ['string', 'ISO-8601 UTC: `"2024-01-02T03:04:05Z"`'], ['number', 'milliseconds since the epoch (on insert a number means Unix seconds for DateTime, days for Date, ticks for DateTime64, as the server reads JSON: see native.md "Accepted JavaScript values")'],
-      ['text', 'as the server prints it, in the type\'s zone: `"2023-11-14 17:13:20"` (a type without a zone: in UTC, where the server would use its own zone)']],
+      ['text', 'as the server prints it, in the type\'s zone: `"2023-11-14 17:13:20"` (a type without a zone: in the query\'s session_timezone when the client sends one, else in UTC, where the server would use its own zone)']],
   },
   {
     types: 'DateTime64(P), DateTime64(P, tz)', option: 'datetime',
@@ -152,7 +152,9 @@ export function renderTypeMapping(): string {
     '',
     '**Decoder construction options** (RowBinary only): `binaryTypes: true` when the query was sent with',
     '`output_format_binary_encode_types_in_binary_format=1` (the bytes cannot tell text types from binary',
-    'ones); `jsonAsString: true` with `output_format_binary_write_json_as_string=1`.',
+    'ones); `jsonAsString: true` with `output_format_binary_write_json_as_string=1`. Both decoders:',
+    '`sessionTimezone: zone` when the query was sent with `session_timezone` (zone-less DateTime types are',
+    'then printed in it by `datetime: \'text\'` and as Map keys). The client sets all three from its settings.',
     '',
     '**Limits.** Types nested up to 1000 levels decode (`MAX_TYPE_DEPTH`: the engine\'s own parser stops at',
     '`max_parser_depth` = 1000, so whatever it returns by default decodes); a deeper type is a',

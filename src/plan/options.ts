@@ -21,7 +21,8 @@ export interface ValueOptions {
    * (`"2024-01-02T03:04:05Z"`, `"1969-12-31T23:59:59.123456789Z"`). `'number'`: milliseconds since
    * the epoch (may be fractional for P > 3). `'text'`: as the server prints it, on the wall clock
    * of the type's zone (`"2023-11-14 17:13:20"`, DateTime64 with exactly P fractional digits
-   * `"2023-11-14 17:13:20.123"`); a type without a zone is printed in UTC (the server would use
+   * `"2023-11-14 17:13:20.123"`); a type without a zone is printed in the query's session_timezone
+   * when the client sends one (the decoders' sessionTimezone), else in UTC (the server would use
    * its own zone: name one in the type or with toTimeZone() to match). Default `'Date'`.
    */
   datetime?: 'Date' | 'string' | 'number' | 'text';

@@ -9,6 +9,7 @@ import { ChwireDecodeError, ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { TypeNode } from '../types/ast.js';
 import { resolvePlan } from '../plan/resolve.js';
+import { checkSessionZone, withSessionZone } from '../plan/session-zone.js';
 import { NEED_MORE } from '../io/need-more.js';
 import { DecodeFault } from '../io/fault.js';
 import { ByteQueue } from '../io/chunks.js';
@@ -34,6 +35,12 @@ export interface RowBinaryOptions extends DecodeOptions {
    * Array/Tuple/Map/Nullable/Variant. Default false.
    */
   jsonAsString?: boolean;
+  /**
+   * The zone DateTime/DateTime64 columns without their own zone are shown in by `datetime: 'text'`
+   * and Map keys: set this to the query's `session_timezone` (the server prints them in it). The
+   * reported column types are unchanged. Default: none (UTC).
+   */
+  sessionTimezone?: string;
 }
 
 export interface DecodedRows {
@@ -41,19 +48,20 @@ export interface DecodedRows {
   rows: Row[];
 }
 
-interface SplitOptions { binaryTypes: boolean; jsonAsString: boolean; decode: DecodeOptions | undefined }
+interface SplitOptions { binaryTypes: boolean; jsonAsString: boolean; zone: string | undefined; decode: DecodeOptions | undefined }
 
 function split(options: RowBinaryOptions | undefined): SplitOptions {
-  if (options === undefined) return { binaryTypes: false, jsonAsString: false, decode: undefined };
-  const { binaryTypes, jsonAsString, ...decode } = options;
+  if (options === undefined) return { binaryTypes: false, jsonAsString: false, zone: undefined, decode: undefined };
+  const { binaryTypes, jsonAsString, sessionTimezone, ...decode } = options;
   if (binaryTypes !== undefined && typeof binaryTypes !== 'boolean') throw new ChwireConfigError('option binaryTypes must be a boolean');
   if (jsonAsString !== undefined && typeof jsonAsString !== 'boolean') throw new ChwireConfigError('option jsonAsString must be a boolean');
-  return { binaryTypes: binaryTypes === true, jsonAsString: jsonAsString === true, decode };
+  return { binaryTypes: binaryTypes === true, jsonAsString: jsonAsString === true, zone: checkSessionZone(sessionTimezone), decode };
 }
 
-/** The header's columns as the body encodes them (JSON → String under jsonAsString). */
+/** The header's columns as the body encodes them (JSON → String under jsonAsString), zone-less date-times in the session's zone. */
 function wireColumns(columns: HeaderColumn[], o: SplitOptions): HeaderColumn[] {
-  return o.jsonAsString ? columns.map((c) => ({ ...c, type: jsonToString(c.type) })) : columns;
+  const json = o.jsonAsString ? columns.map((c) => ({ ...c, type: jsonToString(c.type) })) : columns;
+  return o.zone === undefined ? json : json.map((c) => ({ ...c, type: withSessionZone(c.type, o.zone) }));
 }
 
 function jsonToString(t: TypeNode): TypeNode {

@@ -14,6 +14,8 @@
 import { ChwireConfigError } from '../../errors.js';
 import type { TypeNode } from '../../types/ast.js';
 import { decimalByteWidth } from '../../types/ast.js';
+import { assertDecodable } from '../../rowbinary/readers.js';
+import { withSessionZone } from '../../plan/session-zone.js';
 import type { ResolvedValueOptions, ValueOptions } from '../../plan/options.js';
 import { columnReader, type ReaderContext } from './column-readers.js';
 import { specialReader } from './column-dynamic.js';
@@ -108,7 +110,10 @@ export class ColumnarPlan {
   }
 
   /** The collector of one result column (its form decided here, once). */
-  collector(node: TypeNode, name: string, type: string, views: boolean): Collector {
+  collector(wire: TypeNode, name: string, type: string, views: boolean): Collector {
+    // Refused by column name, as the row decoders do (a state has no length prefix).
+    assertDecodable(wire, name, type);
+    const node = withSessionZone(wire, this.native.zone);
     const o: ResolvedValueOptions = this.native.forColumn(name);
     const t = node.kind === 'SimpleAggregateFunction' ? node.inner : node;
     const C = this.typedFor(t, name);

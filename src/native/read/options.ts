@@ -1,6 +1,7 @@
 // Decode options → the resolved value options of each column, decided once per column (never per
 // value), with the same validation as the RowBinary path (src/plan/options.ts).
 import { ChwireConfigError } from '../../errors.js';
+import { checkSessionZone } from '../../plan/session-zone.js';
 import { DEFAULT_VALUE_OPTIONS, VALUE_OPTION_KEYS, mergeValueOptions, type DecodeOptions, type ResolvedValueOptions, type ValueOptions } from '../../plan/options.js';
 
 /** DecodeOptions plus what only the Native reader needs to know. */
@@ -10,11 +11,18 @@ export interface NativeDecodeOptions extends DecodeOptions {
    * query was sent with output_format_native_encode_types_in_binary_format=1. Default false.
    */
   binaryTypes?: boolean;
+  /**
+   * The zone DateTime/DateTime64 columns without their own zone are shown in by `datetime: 'text'`
+   * and Map keys: set this to the query's `session_timezone`. Default: none (UTC).
+   */
+  sessionTimezone?: string;
 }
 
 export interface ResolvedNativeOptions {
   readonly rows: 'object' | 'array';
   readonly binaryTypes: boolean;
+  /** The session's zone for zone-less date-time types (plan/session-zone.ts), or undefined. */
+  readonly zone: string | undefined;
   readonly base: ResolvedValueOptions;
   /** Value options for the column `name` (overrides applied). */
   forColumn(name: string): ResolvedValueOptions;
@@ -37,6 +45,7 @@ export function resolveNativeOptions(options: NativeDecodeOptions | undefined): 
   return {
     rows,
     binaryTypes,
+    zone: checkSessionZone(options?.sessionTimezone),
     base,
     forColumn: (name) => (own(name) ? mergeValueOptions(base, overrides[name], `options.columns[${JSON.stringify(name)}]`) : base),
   };

@@ -32,6 +32,8 @@ import { BoundedCache, compiled, hashKey } from '../../codegen/compile.js';
 import { lookupPrecompiled } from '../../codegen/precompiled.js';
 import { interpretedRowBuilder, interpretedSourceFactory } from './interpreted-rows.js';
 import { parseType } from '../../types/parse.js';
+import { assertDecodable } from '../../rowbinary/readers.js';
+import { withSessionZone } from '../../plan/session-zone.js';
 
 type RowBuilder = (cols: readonly Values[], i: number) => Row;
 
@@ -135,7 +137,9 @@ export function nativeRowCode(columns: readonly { name: string; type: string }[]
 interface SlotReaders { readonly eager: ColumnReader; readonly lazy: LazyColumn | undefined }
 
 function readerFactory(opts: ResolvedNativeOptions, views: boolean, lazy: () => boolean): (name: string, type: string, node: TypeNode) => SlotReaders {
-  return (name, type, node) => {
+  return (name, type, wire) => {
+    assertDecodable(wire, name, type);
+    const node = withSessionZone(wire, opts.zone);
     const o = opts.forColumn(name);
     const ctx: ReaderContext = { o, views, special: specialReader, binaryTypes: opts.binaryTypes };
     return { eager: columnReader(node, ctx, type), lazy: lazy() ? lazyColumn(node, o) : undefined };
