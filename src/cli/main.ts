@@ -3,11 +3,12 @@
 // command failed (or `gen --check` found a difference), 2 on a usage error, 130 / 143 when SIGINT /
 // SIGTERM stopped `query` or `insert`; an error prints one line naming what went wrong, in the
 // command line's terms (messages.ts), never a password (errors of the client carry none, and
-// `--password` or a password in `--url` is refused before anything is sent).
+// `--password` or a password in `--url` is refused before anything is sent). Each command's module
+// is imported when that command runs, so `query` never loads the code generator nor `gen` the
+// export path (startup is most of a short command's time; test/cli.startup.test.ts).
 import { UsageError, refusePasswordFlag } from './args.js';
-import { GEN_HELP, genCommand, type CommandIO } from './gen.js';
+import type { CommandIO } from './gen.js';
 import { cliMessage } from './messages.js';
-import { INSERT_HELP, QUERY_HELP, insertCommand, queryCommand } from './query.js';
 import { interruptible, signalExitCode } from './signals.js';
 
 const HELP = `Usage: chwire <command> [options]
@@ -27,11 +28,13 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
   try {
     refusePasswordFlag(rest);
     switch (command) {
-      case 'gen': return await genCommand(rest, io);
-      case 'query': return await queryCommand(rest, io, stop!);
-      case 'insert': return await insertCommand(rest, io, stop!);
+      case 'gen': return await (await import('./gen.js')).genCommand(rest, io);
+      case 'query': return await (await import('./query.js')).queryCommand(rest, io, stop!);
+      case 'insert': return await (await import('./insert.js')).insertCommand(rest, io, stop!);
       case undefined: case '--help': case '-h': case 'help':
-        io.stdout.write(rest[0] === 'gen' ? GEN_HELP : rest[0] === 'query' ? QUERY_HELP : rest[0] === 'insert' ? INSERT_HELP : HELP);
+        io.stdout.write(rest[0] === 'gen' ? (await import('./gen.js')).GEN_HELP
+          : rest[0] === 'query' ? (await import('./query.js')).QUERY_HELP
+          : rest[0] === 'insert' ? (await import('./insert.js')).INSERT_HELP : HELP);
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command ${JSON.stringify(command)}`);

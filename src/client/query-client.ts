@@ -11,8 +11,8 @@
 // is always set (generated when not given) so errors and results can name it.
 import { newQueryId } from './query-id.js';
 import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireTimeoutError } from '../errors.js';
-import { createRowBinaryDecoder } from '../codec.js';
-import { createNativeDecoder } from '../native/index.js';
+import { createRowBinaryDecoder } from '../rowbinary/decode.js';
+import { createNativeDecoder } from '../native/read/row-decoder.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { Row, RowStreamDecoder } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportResponse } from '../transport/types.js';
