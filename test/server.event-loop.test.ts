@@ -56,8 +56,8 @@ test('1M rows over HTTP: no columnar, row, raw read or fetch holds the event loo
 // join is now done in steps with the loop's turns between them; what remains is V8's (the one 8 MB
 // allocation of a million-value array, ~2 000 page faults here, and the GC of a million strings).
 // Asserted in the main thread's CPU time (loop-gap.ts: a loaded machine stretches wall-time gaps
-// with no work of ours) against the 50 ms target × 2: measured 25–68 ms after the change on 2
-// shared cores at load 8–12 (Node 20 and 26, 40 calls). The wall-time gap, 41–330 ms there, is only
+// with no work of ours) against the 50 ms target × 2: measured 24–88 ms after the change on 2
+// shared cores at load 4–12 (Node 20 and 26, 50 calls). The wall-time gap, 41–330 ms there, is only
 // held to max(400 ms, half the call): a whole-body step would still fail it. A shape passes on the
 // first of up to 3 attempts within both bounds.
 const ITEM2_SQL = `SELECT number AS id, concat('user-', toString(number)) AS name, toDateTime(1700000000 + number) AS at, number / 3 AS f, toInt32(number % 1000) AS i FROM system.numbers LIMIT 1000000`;
