@@ -177,3 +177,34 @@ test('push decoder: truncation at end(), header of an empty result, chwire/codec
   e.end();
   if (empty.length > 0) assert.deepEqual(e.header, { names: ['n', 's'], types: ['UInt64', 'String'] });
 });
+
+// Blocks larger than a join step (70 000 > JOIN_STEP_ROWS rows): a step stops inside a block's part.
+const BIG_SQL = `SELECT number AS n, toString(number) AS s, if(number % 3 = 0, NULL, number / 2) AS nf,
+  toLowCardinality(toString(number % 300)) AS lc, CAST(if(number % 6 = 0, NULL, toString(number % 4)) AS LowCardinality(Nullable(String))) AS lcn,
+  [number % 3] AS a FROM numbers(150000)`;
+
+test('collector: finishSteps joins blocks larger than a step in bounded steps, equal to finish() and the engine', async () => {
+  const bytes = await engineBytes(BIG_SQL, 'Native', { max_block_size: 70000 });
+  const rows = decodeNative(bytes, { rows: 'array' }).rows as unknown[][];
+  const rawRows = decodeNative(bytes, { rows: 'array', columns: { lc: { strings: 'bytes' }, lcn: { strings: 'bytes' } } }).rows as unknown[][];
+  assert.equal(rows.length, 150000);
+  for (const raw of [false, true]) {
+    const options = raw ? { strings: 'raw' as const } : undefined;
+    const feed = (): NativeColumnsCollector => {
+      const c = new NativeColumnsCollector(options);
+      for (let at = 0; at < bytes.length; at += 65536) c.push(Uint8Array.prototype.slice.call(bytes, at, at + 65536));
+      return c;
+    };
+    const steps = feed().finishSteps();
+    let count = 0;
+    let step = steps.next();
+    for (; step.done !== true; step = steps.next()) count++;
+    const joined = step.value;
+    // Every column of three blocks is joined in pieces: at least a pause per block and column.
+    assert.ok(count >= 3 * joined.names.length, `${count} steps`);
+    assert.equal(joined.rowCount, 150000);
+    assert.deepEqual(joined, feed().finish(), 'the same columns as finish()');
+    const want = raw ? rawRows : rows;
+    joined.columns.forEach((col, k) => assert.deepEqual(cells(col, joined.types[k]), want.map((r) => r[k]), `${raw ? 'raw ' : ''}${joined.names[k]}`));
+  }
+});

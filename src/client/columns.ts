@@ -1,7 +1,7 @@
 // client.fetchColumns(sql): the result read as Native and returned column by column (typed
 // arrays for numbers, dates, times, Decimal32/64 and IPv4 by default: native/column-plan.ts).
 // Invariants: each block is decoded as soon as its bytes have arrived (never a whole-body
-// buffer) and each column is joined once, at the end; an exception an older server appends after
+// buffer) and each column is joined once, at the end, in steps with the loop's turns between; an exception an older server appends after
 // the data is raised, never decoded (tail-hold.ts); the query holds its session lock until its
 // body has ended.
 import { newQueryId } from './query-id.js';
@@ -108,7 +108,15 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
       const appended = trailingServerError(q.response.tailText(), queryId, q.response.url);
       if (appended !== undefined) throw appended;
       for (const c of hold.drain()) collector.push(c);
-      result = collector.finish();
+      // Joining the blocks' parts copies every value once (~100 ms for 1M rows of 16 blocks on a
+      // loaded machine): done in steps, with the loop's turns between them.
+      const steps = collector.finishSteps();
+      let step = steps.next();
+      while (step.done !== true) {
+        if (turns.due()) await turns.turn();
+        step = steps.next();
+      }
+      result = step.value;
       budget.rowsNow(result.rowCount);
     } catch (e) {
       // A body cut by an exception in mid-block: the server's error, not a decode error.

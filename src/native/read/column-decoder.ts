@@ -1,7 +1,7 @@
 // A Native body fed chunk by chunk → columns: one NativeColumns batch per block as each block
 // completes (createNativeColumnsDecoder, streamColumns), or all blocks joined at the end
 // (NativeColumnsCollector, fetchColumns), so a result is decoded while the rest of it arrives and
-// the body is never held whole.
+// the body is never held whole; the join can be run in steps (finishSteps) with the loop's turns between.
 //
 // Invariants:
 // - Between chunks only unread bytes are kept (block-feed.ts); a block that spans chunks resumes
@@ -108,6 +108,15 @@ export class NativeColumnsCollector {
   finish(): NativeColumns {
     this.feeder.end();
     return this.feeder.blocks.finish();
+  }
+
+  /**
+   * As finish(), in steps: each `next()` joins a bounded piece (column-parts.ts), so a caller can
+   * give the event loop a turn between them; the last returns the columns.
+   */
+  *finishSteps(): Generator<void, NativeColumns, void> {
+    this.feeder.end();
+    return yield* this.feeder.blocks.join();
   }
 }
 

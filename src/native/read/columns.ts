@@ -20,7 +20,7 @@ import { createCursor, type Cursor } from '../../io/cursor.js';
 import { plainBytes } from '../../io/bytes.js';
 import { NEED_MORE } from '../../io/need-more.js';
 import { readBlock, newProgress, dropSpent, SlotCache } from './block-reader.js';
-import type { Collector } from './column-parts.js';
+import { joinNow, type Collector, type JoinSteps } from './column-parts.js';
 import { ColumnarPlan, type NativeColumnsOptions } from './column-plan.js';
 import type { NativeColumns } from './column-shapes.js';
 
@@ -108,9 +108,19 @@ export class ColumnBlocks {
 
   /** Every block read, joined column by column. */
   finish(): NativeColumns {
+    return joinNow(this.join());
+  }
+
+  /** As finish(), in steps (column-parts.ts): a pause after each bounded piece of a column's join. */
+  *join(): JoinSteps<NativeColumns> {
     const h = this.header;
     if (h === undefined) return { names: [], types: [], columns: [], rowCount: 0 };
-    return { names: h.names, types: h.types, columns: this.collectors.map((col) => col.finish(this.rowCount)), rowCount: this.rowCount };
+    const columns: NativeColumns['columns'] = [];
+    for (const col of this.collectors) {
+      columns.push(yield* col.join(this.rowCount));
+      yield;
+    }
+    return { names: h.names, types: h.types, columns, rowCount: this.rowCount };
   }
 }
 
