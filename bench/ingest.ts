@@ -199,7 +199,8 @@ async function parent(): Promise<void> {
     }
     const of = (p: PathName, k: keyof RunResult): number => median(results.filter((x) => x.path === p).map((x) => x[k] as number));
     const lines = ['| path | events/s | peak RSS MiB | RSS before MiB | loop delay p50 ms | p99 ms |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
-    for (const p of PATHS) lines.push(`| ${p} | ${of(p, 'eventsPerSecond')} | ${of(p, 'peakRssMiB')} | ${of(p, 'rssBeforeMiB')} | ${of(p, 'loopP50Ms')} | ${of(p, 'loopP99Ms')} |`);
+    const r1 = (x: number): string => (Math.round(x * 10) / 10).toString();
+    for (const p of PATHS) lines.push(`| ${p} | ${Math.round(of(p, 'eventsPerSecond'))} | ${r1(of(p, 'peakRssMiB'))} | ${r1(of(p, 'rssBeforeMiB'))} | ${r1(of(p, 'loopP50Ms'))} | ${r1(of(p, 'loopP99Ms'))} |`);
     const speed = of('chwire', 'eventsPerSecond') / of('official', 'eventsPerSecond');
     const rss = of('chwire', 'peakRssMiB') / of('official', 'peakRssMiB');
     console.log(`\n${lines.join('\n')}\n`);
