@@ -111,7 +111,7 @@ function expected(): Record<string, string> {
   };
 }
 
-interface RunResult { path: PathName; events: number; ms: number; eventsPerSecond: number; rssBeforeMiB: number; peakRssMiB: number; heapAtPeakMiB: number; arrayBuffersAtPeakMiB: number; loopP50Ms: number; loopP99Ms: number }
+interface RunResult { path: PathName; events: number; ms: number; eventsPerSecond: number; rssBeforeMiB: number; peakRssMiB: number; heapAtPeakMiB: number; heapTotalAtPeakMiB: number; arrayBuffersAtPeakMiB: number; externalAtPeakMiB: number; loopP50Ms: number; loopP99Ms: number }
 
 /** In a child process: one path's PRODUCERS concurrent inserts, measured. */
 async function child(path: PathName, table: string): Promise<void> {
@@ -128,10 +128,10 @@ async function child(path: PathName, table: string): Promise<void> {
   const rssBefore = process.memoryUsage().rss;
   let peak = rssBefore;
   // At the peak: how much of it is the JS heap and how much ArrayBuffers (encoded bytes, sockets' buffers).
-  let atPeak = { heapUsed: 0, arrayBuffers: 0 };
+  let atPeak = { heapUsed: 0, heapTotal: 0, arrayBuffers: 0, external: 0 };
   const sampler = setInterval(() => {
     const m = process.memoryUsage();
-    if (m.rss > peak) { peak = m.rss; atPeak = { heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers }; }
+    if (m.rss > peak) { peak = m.rss; atPeak = { heapUsed: m.heapUsed, heapTotal: m.heapTotal, arrayBuffers: m.arrayBuffers, external: m.external }; }
   }, 50);
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
@@ -148,7 +148,7 @@ async function child(path: PathName, table: string): Promise<void> {
   const events = PRODUCERS * EVENTS;
   const out: RunResult = {
     path, events, ms: Math.round(ms), eventsPerSecond: Math.round(events / (ms / 1000)),
-    rssBeforeMiB: mib(rssBefore), peakRssMiB: mib(peak), heapAtPeakMiB: mib(atPeak.heapUsed), arrayBuffersAtPeakMiB: mib(atPeak.arrayBuffers),
+    rssBeforeMiB: mib(rssBefore), peakRssMiB: mib(peak), heapAtPeakMiB: mib(atPeak.heapUsed), heapTotalAtPeakMiB: mib(atPeak.heapTotal), arrayBuffersAtPeakMiB: mib(atPeak.arrayBuffers), externalAtPeakMiB: mib(atPeak.external),
     loopP50Ms: Math.round(loop.percentile(50) / 1e4) / 100, loopP99Ms: Math.round(loop.percentile(99) / 1e4) / 100,
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
@@ -194,7 +194,7 @@ async function parent(): Promise<void> {
           `toString(countIf(isNull(ref))) AS nulls, toString(sum(length(tags))) AS stags, toString(sum(amount)) AS amount, toString(sum(bytes)) AS sbytes FROM ${table}`);
         assertEqual(got, want, `${path} run ${r}: table contents`);
         results.push(res);
-        console.log(`${path.padEnd(8)} run ${r}: ${res.events} events in ${res.ms} ms (${res.eventsPerSecond} events/s), RSS ${res.rssBeforeMiB} → peak ${res.peakRssMiB} MiB (heap ${res.heapAtPeakMiB}, ArrayBuffers ${res.arrayBuffersAtPeakMiB}), loop delay p50 ${res.loopP50Ms} ms p99 ${res.loopP99Ms} ms; table checked`);
+        console.log(`${path.padEnd(8)} run ${r}: ${res.events} events in ${res.ms} ms (${res.eventsPerSecond} events/s), RSS ${res.rssBeforeMiB} → peak ${res.peakRssMiB} MiB (heap ${res.heapAtPeakMiB} of ${res.heapTotalAtPeakMiB}, ArrayBuffers ${res.arrayBuffersAtPeakMiB}, external ${res.externalAtPeakMiB}), loop delay p50 ${res.loopP50Ms} ms p99 ${res.loopP99Ms} ms; table checked`);
       }
     }
     const of = (p: PathName, k: keyof RunResult): number => median(results.filter((x) => x.path === p).map((x) => x[k] as number));
