@@ -15,11 +15,21 @@
 //   chwire-65536 / chwire-16384   client.insert, Native streamed in blocks of that many rows
 //   chwire-single                 client.insert with blockSize 0: one block
 //   official-json                 @clickhouse/client insert, format JSONEachRow
+//   bare-post                     the physical floor: the same rows encoded once (untimed) by
+//                                 chwire's encoder in blocks of 65 536, the bytes posted with a bare
+//                                 node:http request (keep-alive agent), as curl would post them
+//   curl                          those bytes posted by curl --data-binary (when curl is on PATH;
+//                                 includes curl's process start)
 // Checks before timing: the Native bytes decode back to the rows, the JSON lines parse back to
 // them; after each insert the table's count and exact sums equal the input's. Float64 values that
 // the server stored differently from the input are counted and reported, not failed: the 18.16
 // server's text float parser is known to be off by one ulp on some values (issue 4).
 import { TextEncoder } from 'node:util';
+import { execFile, execFileSync } from 'node:child_process';
+import { writeFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { compileNativeEncoder, decodeNative, type NativeColumnSpec } from '../src/native/index.js';
 import { Bench, type BenchPath } from './harness.js';
 import { assertEqual } from './equal.js';
@@ -116,6 +126,8 @@ async function insertCase(): Promise<void> {
   const chwire = chwireClient();
   const official = officialClient();
   const table = benchTable('chwire_bench_insert');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const payloadFile = join(tmpdir(), `chwire-bench-insert-${process.pid}.native`);
   try {
     const version = await chwire.serverVersion();
     bench.note(`insert into ${BENCH_URL}, ClickHouse ${version}, table ENGINE = MergeTree ORDER BY id, truncated before every run (untimed)`);
@@ -141,12 +153,39 @@ async function insertCase(): Promise<void> {
       name, before: truncate, check: check(name),
       run: () => chwire.insert(table, rows, { blockSize }),
     });
+    // The floor: the Native bytes chwire-65536 sends, encoded once here (untimed), posted as they are.
+    const enc = compileNativeEncoder(COLUMNS, 'object');
+    const parts: Uint8Array[] = [];
+    for (let s = 0; s < rows.length; s += 65_536) parts.push(...enc.encodeBlock(rows, s, Math.min(rows.length, s + 65_536), s));
+    const payload = Buffer.concat(parts);
+    const insertUrl = new URL(BENCH_URL);
+    insertUrl.searchParams.set('query', `INSERT INTO ${table} (id, name, ts, score, delta) FORMAT Native`);
+    const barePost = (): Promise<number> => new Promise((resolve, reject) => {
+      const req = http.request(insertUrl, { method: 'POST', agent, headers: { 'content-length': payload.length } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => { text += c; });
+        res.on('end', () => (res.statusCode === 200 ? resolve(payload.length) : reject(new Error(`bare post: HTTP ${res.statusCode} ${text.slice(0, 300)}`))));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+    writeFileSync(payloadFile, payload);
+    let haveCurl = false;
+    try { execFileSync('curl', ['--version'], { stdio: 'ignore' }); haveCurl = true; } catch { bench.note('curl not on PATH: the curl path is left out'); }
+    const curlPost = (): Promise<number> => new Promise((resolve, reject) => {
+      execFile('curl', ['-sS', '--fail-with-body', '--data-binary', `@${payloadFile}`, insertUrl.href], (err, _out, errText) => (err === null ? resolve(payload.length) : reject(new Error(`curl: ${err.message} ${errText}`))));
+    });
+    bench.note(`bare-post/curl body: ${payload.length} bytes of Native (${Math.ceil(rows.length / 65_536)} blocks of up to 65 536 rows), encoded once before timing`);
     const result = await bench.run({
       name: 'insert',
       title: `end-to-end insert of UInt64, String, DateTime, Float64, Int32 into ClickHouse ${version}`,
       rows: ROWS,
-      baselines: ['official-json'],
+      baselines: ['official-json', 'bare-post'],
       paths: [
+        { name: 'bare-post', before: truncate, check: check('bare-post'), run: barePost },
+        ...(haveCurl ? [{ name: 'curl', before: truncate, check: check('curl'), run: curlPost }] : []),
         chwirePath('chwire-65536', 65_536),
         chwirePath('chwire-16384', 16_384),
         chwirePath('chwire-single', 0),
@@ -159,8 +198,16 @@ async function insertCase(): Promise<void> {
     if (result !== undefined) {
       const r = result.paths.find((p) => p.name === 'chwire-65536')!.ratios['official-json']!;
       bench.extra('target.insert', r, `\ntarget (issue 4): streamed Native insert ${r.toFixed(2)}× official JSONEachRow (target ≥ 6×): ${r >= 6 ? 'met' : 'NOT met'}`);
+      // Against the floor: chwire's time over the bare post of the same bytes (1.0 = the wire's speed).
+      const med = (n: string): number => result.paths.find((p) => p.name === n)!.medianMs;
+      for (const n of ['chwire-65536', 'chwire-16384', 'chwire-single']) {
+        const f = med(n) / med('bare-post');
+        bench.extra(`floor.${n}`, Math.round(f * 100) / 100, `${n}: ${f.toFixed(2)}× the bare post of the same Native bytes${haveCurl ? ` (curl: ${(med('curl') / med('bare-post')).toFixed(2)}×)` : ''}${n === 'chwire-65536' ? ` (target issue 28 ≤ 1.10×: ${f <= 1.1 ? 'met' : 'NOT met'})` : ''}`);
+      }
     }
   } finally {
+    agent.destroy();
+    rmSync(payloadFile, { force: true });
     await chwire.execute(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
     await chwire.close();
     await official.close();
