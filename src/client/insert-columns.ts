@@ -13,11 +13,21 @@
 //   fails too (guardNullableDefaults) instead of writing NULL where the default was meant. Other
 //   columns left out by a later row are refused by the encoder, naming row and column.
 // - Explicit `columns` options and array rows are not touched (the caller chose the columns).
-import { ChwireEncodeError } from '../errors.js';
+import { ChwireConfigError, ChwireEncodeError } from '../errors.js';
 import type { TableColumn } from './insert-types.js';
 
 /** DESCRIBE's default kinds whose column may be left out of an INSERT's column list. */
 const DEFAULTED = new Set(['DEFAULT', 'EPHEMERAL']);
+
+/** The columns an insert's `columns` option names, in its order, or a ChwireConfigError naming one the table lacks. */
+export function namedInsertColumns(table: string, schema: readonly TableColumn[], names: readonly string[]): TableColumn[] {
+  const byName = new Map(schema.map((c) => [c.name, c]));
+  return names.map((n) => {
+    const c = byName.get(n);
+    if (c === undefined) throw new ChwireConfigError(`table ${table} has no insertable column ${JSON.stringify(n)}`);
+    return c;
+  });
+}
 
 export interface InsertColumnChoice {
   /** The columns to send, in table order. */

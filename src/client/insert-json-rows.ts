@@ -20,7 +20,7 @@ import { parseType } from '../types/parse.js';
 import { tableSchema } from './table-schema.js';
 import { serverTextZone } from './capabilities.js';
 import { serverTextZones, textZonesOf } from './server-text-zones.js';
-import { chooseInsertColumns, explainLeftOut, type InsertColumnChoice } from './insert-columns.js';
+import { chooseInsertColumns, explainLeftOut, namedInsertColumns, type InsertColumnChoice } from './insert-columns.js';
 import { jsonWriter, type JsonWrite } from './json-values.js';
 
 /** The typed shape of a JSON row format: object rows, array rows (column order), or none (sent as given). */
@@ -98,12 +98,7 @@ export async function typedJsonRows(
   let cols: TableColumn[] = schema.columns;
   let choice: InsertColumnChoice | undefined;
   if (opts.columns !== undefined) {
-    const byName = new Map(cols.map((c) => [c.name, c]));
-    cols = opts.columns.map((n) => {
-      const c = byName.get(n);
-      if (c === undefined) throw new ChwireConfigError(`table ${table} has no insertable column ${JSON.stringify(n)}`);
-      return c;
-    });
+    cols = namedInsertColumns(table, cols, opts.columns);
   } else if (shape === 'object') {
     choice = chooseInsertColumns(cols, first as object);
     cols = choice.columns;

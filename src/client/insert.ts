@@ -32,7 +32,7 @@ import { InputStop } from './insert-stop.js';
 import { SentCount, withSent } from './insert-sent.js';
 import { AsyncGate, SyncGate, gateOf, withTaken } from './insert-source.js';
 import { tableSchema, type TableSchema } from './table-schema.js';
-import { chooseInsertColumns, explainLeftOut, guardNullableDefaults } from './insert-columns.js';
+import { chooseInsertColumns, explainLeftOut, guardNullableDefaults, namedInsertColumns } from './insert-columns.js';
 import { serverTextZones, textZonesOf } from './server-text-zones.js';
 import type { ServerTextZones } from '../convert/encode-values.js';
 
@@ -239,12 +239,7 @@ async function encodeAndSendColumns(
 ): Promise<InsertResult> {
   let cols = schema;
   if (opts.columns !== undefined) {
-    const byName = new Map(schema.map((c) => [c.name, c]));
-    cols = opts.columns.map((n) => {
-      const c = byName.get(n);
-      if (c === undefined) throw new ChwireConfigError(`table ${table} has no insertable column ${JSON.stringify(n)}`);
-      return c;
-    });
+    cols = namedInsertColumns(table, schema, opts.columns);
   }
   const shape = Array.isArray(first) ? 'array' : 'object';
   if (shape === 'object' && typeof first === 'object' && first !== null) {
