@@ -97,8 +97,9 @@ test('18.16: reserved names in client-level settings are refused by createClient
   assert.equal(proxy!.requests.length, sent);
 });
 
-test('18.16: wait_end_of_query and buffer_size still pass (they only buffer the response)', { skip }, async () => {
-  const c = createClient({ url: proxy!.url, settings: { buffer_size: 1048576 } });
+test('18.16: wait_end_of_query still passes (it only buffers the response); buffer_size is refused', { skip }, async () => {
+  assert.throws(() => createClient({ url: proxy!.url, settings: { buffer_size: 1048576 } }), /buffer_size.*not a setting/);
+  const c = createClient({ url: proxy!.url, settings: { wait_end_of_query: 1 } });
   try {
     assert.deepEqual(await c.fetch("SELECT 'public' AS a", { settings: { wait_end_of_query: 1 } }), [{ a: 'public' }]);
   } finally {

@@ -61,7 +61,7 @@ const RESERVED: [string, RegExp][] = [
   ['query_id', /option queryId/], ['session_id', /option sessionId/], ['session_timeout', /session_timeout/],
   ['session_check', /session_check/], ['close_session', /close_session/], ['compress', /option compression/],
   ['decompress', /option compression/], ['stacktrace', /stack traces/], ['role', /option role/],
-  ['client_protocol_version', /protocol version/], ['param_x', /option params/], ['param_', /option params/],
+  ['client_protocol_version', /protocol version/], ['buffer_size', /server memory/], ['param_x', /option params/], ['param_', /option params/],
   // The server's HTMLForm looks parameters up ignoring case.
   ['QUERY', /option params/], ['Database', /option database/], ['Param_x', /option params/], ['SESSION_ID', /option sessionId/],
 ];
@@ -75,8 +75,8 @@ test('every reserved name (and the param_ prefix) is refused with the option to 
     assert.throws(() => createClient({ url: server.url, settings: { [name]: 1 } }), refused, name);
     assert.throws(() => createWebClient({ url: server.url, settings: { [name]: 1 } }), refused, name);
   }
-  // Settings that merely look alike pass, as do the two buffering parameters (see the module).
-  for (const name of ['max_threads', 'wait_end_of_query', 'buffer_size', 'queries', 'params_x', 'param', 'format_csv_delimiter', 'date_time_input_format', 'http_headers_progress_interval_ms', 'database_atomic_wait_for_drop_and_detach_synchronously']) {
+  // Settings that merely look alike pass, as does wait_end_of_query (see the module).
+  for (const name of ['max_threads', 'wait_end_of_query', 'queries', 'params_x', 'param', 'format_csv_delimiter', 'date_time_input_format', 'http_headers_progress_interval_ms', 'database_atomic_wait_for_drop_and_detach_synchronously']) {
     checkSettingName(name);
   }
 });

@@ -19,10 +19,11 @@ const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * the `param_` prefix) and today's src/Server/HTTPHandler.cpp with authenticateUserByHTTP.cpp
  * (adding `role`, `client_protocol_version`, `close_session`).
  *
- * Two names of that set pass on purpose: `wait_end_of_query` and `buffer_size` only make the
- * server buffer its response before sending; the server reads them with the meaning the caller
- * gave them and nothing about what runs, where or as whom changes (the official client's docs
- * recommend `wait_end_of_query: 1`). The `_format`/`_types`/`_structure` suffixes are reserved
+ * One name of that set passes on purpose: `wait_end_of_query` only makes the server finish the
+ * query before it sends the response (kept in its `buffer_size` bytes of memory, then a temporary
+ * file); nothing about what runs, where or as whom changes (the official client's docs recommend
+ * `wait_end_of_query: 1`). `buffer_size` is refused: it chooses how much server memory one
+ * request holds, which a caller's value must not decide in a multi-tenant service. The `_format`/`_types`/`_structure` suffixes are reserved
  * only for multipart requests with external tables, which chwire never sends.
  */
 const RESERVED: Readonly<Record<string, string>> = {
@@ -42,6 +43,7 @@ const RESERVED: Readonly<Record<string, string>> = {
   stacktrace: 'chwire does not ask for server stack traces',
   role: 'use the option role',
   client_protocol_version: 'chwire chooses the protocol version itself',
+  buffer_size: "it sets how much server memory one request's response may take; leave the server's default (wait_end_of_query: 1 buffers beyond it in a temporary file)",
 };
 
 /**
