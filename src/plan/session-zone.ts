@@ -7,6 +7,7 @@
 // numbers) do not depend on it. Types that name a zone keep theirs. Values inside Dynamic and JSON
 // dynamic paths carry their own type per value and are not rewritten (they print in UTC).
 import type { TypeNode } from '../types/ast.js';
+import { mapChildren } from '../types/map-children.js';
 import { ChwireConfigError } from '../errors.js';
 
 /** Checks the decoder option: undefined, or a non-empty zone name. */
@@ -23,14 +24,7 @@ export function withSessionZone(t: TypeNode, zone: string | undefined): TypeNode
     switch (x.kind) {
       case 'DateTime': return x.timezone === undefined ? { ...x, timezone: zone } : x;
       case 'DateTime64': return x.timezone === undefined ? { ...x, timezone: zone } : x;
-      case 'Nullable': case 'LowCardinality': case 'SimpleAggregateFunction': return { ...x, inner: walk(x.inner) };
-      case 'Array': return { ...x, element: walk(x.element) };
-      case 'Tuple': return { ...x, elements: x.elements.map(walk) };
-      case 'Nested': return { ...x, elements: x.elements.map(walk) };
-      case 'Map': return { ...x, key: walk(x.key), value: walk(x.value) };
-      case 'Variant': return { ...x, members: x.members.map(walk) };
-      case 'JSON': return { ...x, typedPaths: x.typedPaths.map((p) => ({ ...p, type: walk(p.type) })) };
-      default: return x;
+      default: return mapChildren(x, walk);
     }
   };
   return walk(t);

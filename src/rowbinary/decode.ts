@@ -8,6 +8,7 @@
 import { ChwireDecodeError, ChwireConfigError } from '../errors.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { TypeNode } from '../types/ast.js';
+import { mapChildren } from '../types/map-children.js';
 import { resolvePlan } from '../plan/resolve.js';
 import { checkSessionZone, withSessionZone } from '../plan/session-zone.js';
 import { NEED_MORE } from '../io/need-more.js';
@@ -67,13 +68,7 @@ function wireColumns(columns: HeaderColumn[], o: SplitOptions): HeaderColumn[] {
 function jsonToString(t: TypeNode): TypeNode {
   switch (t.kind) {
     case 'JSON': return { kind: 'String' };
-    case 'Nullable': case 'LowCardinality': case 'SimpleAggregateFunction': return { ...t, inner: jsonToString(t.inner) };
-    case 'Array': return { ...t, element: jsonToString(t.element) };
-    case 'Tuple': return { ...t, elements: t.elements.map(jsonToString) };
-    case 'Nested': return { ...t, elements: t.elements.map(jsonToString) };
-    case 'Map': return { ...t, key: jsonToString(t.key), value: jsonToString(t.value) };
-    case 'Variant': return { ...t, members: t.members.map(jsonToString) };
-    default: return t;
+    default: return mapChildren(t, jsonToString);
   }
 }
 
