@@ -9,7 +9,8 @@ import {
 import { ClickHouseLogLevel } from './compat/options.js';
 import { SettingsMap, TupleParam } from './compat/params.js';
 import { ResultSet } from './compat/result-set.js';
-import { defaultJSONHandling, drainStream, isException, isProgressRow, isRow } from './compat/rows.js';
+import { defaultJSONHandling, isException, isProgressRow, isRow } from './compat/rows.js';
+import { drainStream } from './compat/drain.js';
 
 export {
   ClickHouseClient, createClient, ClickHouseError, parseError, ClickHouseLogLevel, SettingsMap, TupleParam, ResultSet,

@@ -3,7 +3,6 @@
 // first use with the compat client's other options and closed with it.
 // Invariants: at most MAX_CLIENTS such clients live at once (the least recently used is closed
 // past that); the credentials are never logged or put in an error (they key an in-memory map only).
-import { createClientWith, type Client } from '../client/client.js';
 import type { ClientOptions, TransportFactory } from '../client/config.js';
 import { ChwireConfigError } from '../errors.js';
 
@@ -11,22 +10,25 @@ export type CallAuth = { username?: string; password?: string } | { access_token
 
 const MAX_CLIENTS = 16;
 
-export class AuthClients {
-  private readonly clients = new Map<string, Client>();
+/** What makes a client: chwire's createClientWith (chwire/compat) or createQueryClientWith (chwire/compat/web, which needs no insert encoders). */
+export type MakeClient<C> = (options: ClientOptions, transport: TransportFactory) => C;
 
-  constructor(private readonly base: ClientOptions, private readonly transport: TransportFactory) {}
+export class AuthClients<C extends { close(): Promise<void> }> {
+  private readonly clients = new Map<string, C>();
+
+  constructor(private readonly base: ClientOptions, private readonly transport: TransportFactory, private readonly make: MakeClient<C>) {}
 
   /** The client that authenticates as `auth`. */
-  get(auth: unknown): Client {
+  get(auth: unknown): C {
     const options = this.optionsFor(auth);
     const key = JSON.stringify([options.username, options.password, options.accessToken]);
     let c = this.clients.get(key);
     if (c !== undefined) {
       this.clients.delete(key);
     } else {
-      c = createClientWith(options, this.transport);
+      c = this.make(options, this.transport);
       if (this.clients.size >= MAX_CLIENTS) {
-        const [oldest, old] = this.clients.entries().next().value as [string, Client];
+        const [oldest, old] = this.clients.entries().next().value as [string, C];
         this.clients.delete(oldest);
         void old.close();
       }

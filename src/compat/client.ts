@@ -9,22 +9,22 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createClientWith, type Client, type ClientCore } from '../client/client.js';
-import type { Capabilities } from '../client/capabilities.js';
 import type { TransportTarget } from '../client/config.js';
-import { heldBody } from '../client/tail-hold.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../client/result-limits.js';
 import { ChwireConfigError, ChwireServerError } from '../errors.js';
-import type { ServerInfo } from '../transport/types.js';
-import { AuthClients, type CallAuth } from './auth.js';
+import { AuthClients } from './auth.js';
 import type { OfficialLogger } from './log.js';
-import { paramsOf } from './params.js';
 import { HttpTransport } from '../transport/http.js';
-import type { QuerySummary, Transport, TransportResponse } from '../transport/types.js';
+import type { Transport, TransportResponse } from '../transport/types.js';
 import { ClickHouseError, toOfficialError } from './errors.js';
 import { insertText, queryText, statementText } from './formats.js';
-import { compatConfig, settingsOf, type ClickHouseClientConfigOptions, type ClickHouseSettings, type JSONHandling } from './options.js';
-import { ResultSet, type ResponseHeaders } from './result-set.js';
+import { compatConfig, type ClickHouseClientConfigOptions, type JSONHandling } from './options.js';
+import { ResultSet } from './result-set.js';
+import type { BaseQueryParams, CommandResult, PingParams, PingResult, QueryParams } from './call-types.js';
+import { bodyBytes, sendCall } from './send.js';
 import { bodyOf, checkValues } from './values.js';
+
+export type { BaseQueryParams, CommandResult, PingParams, PingResult, QueryParams } from './call-types.js';
 
 // The explicit-resource-management symbols, declared as @types/node declares them, so that these
 // declarations type-check under a `lib` without esnext.disposable (ES2020, ES2022; with or without
@@ -34,25 +34,6 @@ declare global {
     readonly dispose: unique symbol;
     readonly asyncDispose: unique symbol;
   }
-}
-
-/** What every call takes (the official BaseQueryParams). */
-export interface BaseQueryParams {
-  clickhouse_settings?: ClickHouseSettings;
-  query_params?: Record<string, unknown>;
-  abort_signal?: AbortSignal;
-  query_id?: string;
-  session_id?: string;
-  role?: string | string[];
-  http_headers?: Record<string, string>;
-  /** Per-call credentials (a chwire client per distinct credentials, see auth.ts). */
-  auth?: CallAuth;
-}
-
-export interface QueryParams extends BaseQueryParams {
-  query: string;
-  /** Default 'JSON'. */
-  format?: string;
 }
 
 export interface ExecParams extends BaseQueryParams {
@@ -74,11 +55,6 @@ export interface InsertParams<Stream = Readable, T = unknown> extends BaseQueryP
   columns?: readonly string[] | { except: readonly string[] };
 }
 
-export interface CommandResult {
-  query_id: string;
-  summary?: QuerySummary | undefined;
-  response_headers: ResponseHeaders;
-}
 export interface ExecResult extends CommandResult {
   stream: Readable;
   http_status_code?: number;
@@ -87,9 +63,6 @@ export interface InsertResult extends CommandResult {
   executed: boolean;
   http_status_code?: number;
 }
-export type PingResult = { success: true } | { success: false; error: Error };
-export interface PingParams { select?: boolean; query_id?: string; abort_signal?: AbortSignal; http_headers?: Record<string, string> }
-
 /** `Stream`: the official type's stream parameter (a Node Readable here), kept so `ClickHouseClient<Stream>` type-checks as there. */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
 export interface ClickHouseClient<Stream = Readable> {
@@ -104,14 +77,6 @@ export interface ClickHouseClient<Stream = Readable> {
 
 const USER_AGENT = `chwire-compat (lv:nodejs/${process.version}; os:${process.platform})`;
 
-// The server's version is never asked for (the official client makes no such request): every
-// capability counts as present and the server refuses what it lacks, as it does for the official client.
-const ANY_SERVER: ServerInfo = { version: 'unknown', major: Infinity, minor: Infinity };
-const ALL_CAPS: Capabilities = {
-  rowFormat: 'RowBinaryWithNamesAndTypes', params: true, asyncInsert: true, nativeBinaryTypes: true,
-  nativeTypeCheck: true, deduplicationToken: true, roles: true,
-};
-
 /** A client with the options and calls of @clickhouse/client 1.x, on chwire's transport. */
 export function createClient(options: ClickHouseClientConfigOptions = {}): ClickHouseClient {
   return new CompatClient(options);
@@ -125,7 +90,7 @@ class CompatClient implements ClickHouseClient {
   private readonly json: JSONHandling;
   private readonly responseCompression: boolean;
   private readonly log: OfficialLogger | undefined;
-  private readonly auth: AuthClients;
+  private readonly auth: AuthClients<Client>;
 
   constructor(options: ClickHouseClientConfigOptions = {}) {
     const cfg = compatConfig(options, (app) => (app !== undefined ? `${app} ${USER_AGENT}` : USER_AGENT));
@@ -135,7 +100,7 @@ class CompatClient implements ClickHouseClient {
     this.log = cfg.errorLog;
     const transport = compatTransport(cfg.maxHeaderSize);
     this.client = createClientWith(cfg.chwire, transport);
-    this.auth = new AuthClients(cfg.chwire, transport);
+    this.auth = new AuthClients(cfg.chwire, transport, createClientWith);
   }
 
   async query<F extends string = 'JSON'>(params: QueryParams & { format?: F }): Promise<ResultSet<F>> {
@@ -224,28 +189,11 @@ class CompatClient implements ClickHouseClient {
     let response: TransportResponse;
     try {
       const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
-      const params = await core.queryParams({ params: paramsOf(p.query_params) }, ALL_CAPS, ANY_SERVER, sql);
-      const surface = core.surface({ role: p.role, httpHeaders: p.http_headers }, ALL_CAPS, ANY_SERVER);
-      response = await core.request({
-        sql, format, params, settings: core.settingsFor({ settings: settingsOf(p.clickhouse_settings) }), queryId,
-        sessionId: p.session_id ?? this.sessionId, signal: p.abort_signal, idempotent: format !== undefined && values === undefined,
-        whole: format !== undefined, body: values, ...surface,
-      });
+      response = await sendCall(core, sql, p, queryId, p.session_id ?? this.sessionId, format, values);
     } catch (e) {
       throw this.failed(op, queryId, p, e);
     }
-    const r = response;
-    const failed = (e: unknown): unknown => this.failed(op, queryId, p, e);
-    const bytes = (async function* () {
-      try {
-        // No byte of an exception an older server appends after the data is handed over as data.
-        yield* heldBody(r, queryId);
-      } catch (e) {
-        throw failed(e);
-      } finally {
-        r.cancel();
-      }
-    })();
+    const bytes = bodyBytes(response, queryId, (e) => this.failed(op, queryId, p, e));
     return { response, body: Readable.from(bytes, { objectMode: false }) };
   }
 

@@ -87,8 +87,8 @@ export interface CompatConfig {
   errorLog: OfficialLogger | undefined;
 }
 
-/** Turns the official options into chwire's; `userAgent` is the header value to send (the entry knows the runtime). */
-export function compatConfig(o: ClickHouseClientConfigOptions, userAgent: (application: string | undefined) => string): CompatConfig {
+/** Turns the official options into chwire's; `userAgent` is the header value to send (the entry knows the runtime; undefined: none). */
+export function compatConfig(o: ClickHouseClientConfigOptions, userAgent: (application: string | undefined) => string | undefined): CompatConfig {
   if (typeof o !== 'object' || o === null) throw new ChwireConfigError('createClient takes an options object');
   for (const [k, v] of Object.entries(o)) {
     if (v === undefined) continue;
@@ -138,9 +138,13 @@ export function compatConfig(o: ClickHouseClientConfigOptions, userAgent: (appli
   if (o.clickhouse_settings !== undefined) out.settings = settingsOf(o.clickhouse_settings);
   if (o.role !== undefined) out.role = o.role;
   const headers = { ...(o.additional_headers ?? {}), ...(o.http_headers ?? {}) };
-  // As in the official client, its User-Agent wins over one given in http_headers.
-  for (const k of Object.keys(headers)) if (k.toLowerCase() === 'user-agent') delete headers[k];
-  headers['User-Agent'] = userAgent(o.application);
+  // As in the official client, its User-Agent wins over one given in http_headers (the web
+  // client sets none: the browser's own goes).
+  const ua = userAgent(o.application);
+  if (ua !== undefined) {
+    for (const k of Object.keys(headers)) if (k.toLowerCase() === 'user-agent') delete headers[k];
+    headers['User-Agent'] = ua;
+  }
   out.httpHeaders = headers;
   if (o.tls !== undefined && !agent) out.tls = { ca: o.tls.ca_cert, ...(o.tls.cert !== undefined ? { cert: o.tls.cert } : {}), ...(o.tls.key !== undefined ? { key: o.tls.key } : {}) };
   if (o.http_agent !== undefined) out.agent = o.http_agent;

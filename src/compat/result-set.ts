@@ -5,9 +5,10 @@
 // the client's JSON handling; stream() yields arrays of rows, each the text of one line (its
 // newline removed) with json(), and drops bytes after the last newline, as the official client does.
 import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
-import { StreamableFormats, isDocumentJson, isStreamable, isStreamableJson, type RawFormat, type SingleDocumentJSONFormat, type StreamableJSONFormat } from './formats.js';
+import { StreamableFormats, isDocumentJson, isStreamable, isStreamableJson } from './formats.js';
 import type { JSONHandling } from './options.js';
-import { ResultBudget } from '../client/result-limits.js';
+import type { ResultBudget } from '../client/result-limits.js';
+import { resultBudget, type ResponseHeaders, type ResultJSONType, type Row } from './result-types.js';
 
 // The explicit-resource-management symbols, declared as @types/node declares them, so that these
 // declarations type-check under a `lib` without esnext.disposable (ES2020, ES2022; with or without
@@ -19,43 +20,9 @@ declare global {
   }
 }
 
-export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
-
-/** The official ResponseJSON: what json() gives for JSON, JSONCompact, JSONStrings, … */
-export interface ResponseJSON<T = unknown> {
-  data: T[];
-  query_id?: string;
-  totals?: T;
-  extremes?: Record<string, unknown>;
-  meta?: { name: string; type: string }[];
-  statistics?: { elapsed: number; rows_read: number; bytes_read: number };
-  rows?: number;
-  rows_before_limit_at_least?: number;
-}
-
-/** json()'s type as the official client types it: an array of rows for the streamable JSON formats, ResponseJSON for the documents. */
-export type ResultJSONType<T, F extends string> =
-  F extends StreamableJSONFormat ? T[]
-    : F extends 'JSONObjectEachRow' ? Record<string, T>
-      : F extends SingleDocumentJSONFormat ? ResponseJSON<T>
-        : F extends RawFormat ? never
-          : T;
-
-/** One line of a streamed result. */
-export interface Row<T = unknown> {
-  /** The line's text, without its newline. */
-  readonly text: string;
-  /** The line parsed with the client's JSON handling (JSON formats). */
-  json<U = T>(): U;
-}
+export type { ResponseHeaders, ResponseJSON, ResultJSONType, Row } from './result-types.js';
 
 const NEWLINE = 0x0a;
-
-const COMPAT_HINT = {
-  perCall: undefined,
-  client: (o: string, v: number): string => `createClient({ ${o}: ${v} })`,
-  stream: 'read it with stream(), which holds no result',
-};
 
 export class ResultSet<Format extends string = string> {
   readonly response_headers: ResponseHeaders;
@@ -99,7 +66,7 @@ export class ResultSet<Format extends string = string> {
   }
 
   private budget(call: string): ResultBudget {
-    return new ResultBudget(this.maxBytes, 0, call, this.query_id, COMPAT_HINT, { bytes: 'max_result_bytes', rows: 'max_result_rows' });
+    return resultBudget(this.maxBytes, call, this.query_id);
   }
 
   /** The result parsed: an array of the lines' values (streamable JSON formats) or the one document (JSON, JSONCompact, JSONObjectEachRow, …). */

@@ -1,8 +1,8 @@
-// The official helpers over JSONEachRowWithProgress lines and exec() streams: which kind of line
-// a parsed row is (isRow, isProgressRow, isException), drainStream, defaultJSONHandling.
+// The official helpers over JSONEachRowWithProgress lines: which kind of line a parsed row is
+// (isRow, isProgressRow, isException), and defaultJSONHandling. Runtime-neutral (drain.ts has
+// drainStream, over a Node stream).
 // Invariant: the same answers as @clickhouse/client 1.x's for every input (an object with exactly
 // the one key).
-import type { Readable } from 'node:stream';
 import type { JSONHandling } from './options.js';
 
 export interface ProgressRow { progress: { read_rows: string; read_bytes: string; elapsed_ns: string; total_rows_to_read?: string } }
@@ -16,14 +16,3 @@ export const isProgressRow = (row: unknown): row is ProgressRow => onlyKey(row, 
 export const isException = (row: unknown): row is { exception: string } => onlyKey(row, 'exception');
 
 export const defaultJSONHandling: JSONHandling = { parse: JSON.parse, stringify: JSON.stringify };
-
-/** Reads a stream to its end, discarding its data; rejects with its error. */
-export function drainStream(stream: Readable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (stream.errored) { reject(stream.errored); return; }
-    if (stream.readableEnded || stream.closed) { resolve(); return; }
-    stream.on('data', () => { /* discarded */ });
-    stream.once('end', () => resolve());
-    stream.once('error', reject);
-  });
-}
