@@ -36,7 +36,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['client/observe/'], // logging, tracing, progress of calls
   ['client/'], // the client over any transport
   ['gen/', 'node-transports.ts', 'compat/'], // code generation from a live schema; the Node transport factory; the @clickhouse/client-shaped layer
-  ['index.ts', 'web.ts', 'compat.ts'], // the chwire, chwire/web and chwire/compat entries
+  ['index.ts', 'web.ts', 'compat.ts', 'compat-web.ts'], // the chwire, chwire/web, chwire/compat and chwire/compat/web entries
   ['cli/'], // the command line
 ];
 

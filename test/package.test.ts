@@ -195,8 +195,9 @@ const ERROR_CLASSES = [
 ] as const;
 
 /** Runtime names each entry must export, and what kind of value each is. */
-const EXPECTED: Record<'chwire' | 'chwire/codec' | 'chwire/web' | 'chwire/compat', Record<string, 'function' | 'class' | 'object'>> = {
+const EXPECTED: Record<'chwire' | 'chwire/codec' | 'chwire/web' | 'chwire/compat' | 'chwire/compat/web', Record<string, 'function' | 'class' | 'object'>> = {
   'chwire/compat': { createClient: 'function', ClickHouseError: 'class', ResultSet: 'class', ClickHouseLogLevel: 'object' },
+  'chwire/compat/web': { createClient: 'function', ClickHouseError: 'class', ResultSet: 'class', ClickHouseLogLevel: 'object', parseError: 'function', SettingsMap: 'class', TupleParam: 'class' },
   chwire: {
     createClient: 'function', tuple: 'function', QueryTuple: 'class', isChwireError: 'function', ERROR_CODES: 'object',
     ...Object.fromEntries(ERROR_CLASSES.map((c) => [c, 'class'])),
@@ -220,7 +221,7 @@ function kindOf(v: unknown): string {
   return v === null ? 'null' : typeof v;
 }
 
-for (const entry of ['chwire', 'chwire/codec', 'chwire/web', 'chwire/compat'] as const) {
+for (const entry of ['chwire', 'chwire/codec', 'chwire/web', 'chwire/compat', 'chwire/compat/web'] as const) {
   test(`import('${entry}') resolves through the exports map and exposes the documented names`, async () => {
     const mod = (await import(entry)) as Record<string, unknown>;
     const missing = Object.keys(EXPECTED[entry]).filter((n) => !(n in mod));
@@ -252,9 +253,9 @@ test('chwire/codec works through its package path: parse and print a type name',
   assert.throws(() => codec.parseType('Array(UInt8'), (e: unknown) => e instanceof codec.ChwireTypeError);
 });
 
-test('every exports target, main and types exist on disk; nothing but the five entries is exported', async () => {
+test('every exports target, main and types exist on disk; nothing but the six entries is exported', async () => {
   assert.equal(pkg.name, 'chwire');
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './arrow', './codec', './compat', './web']);
+  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './arrow', './codec', './compat', './compat/web', './web']);
   for (const [sub, t] of Object.entries(pkg.exports)) {
     for (const cond of ['import', 'require'] as const) {
       // `types` must come first: TypeScript takes the first matching condition.
@@ -272,7 +273,7 @@ test('chwire/arrow: apache-arrow an optional peer, imported by chwire/arrow alon
   assert.ok(pkg.peerDependencies?.['apache-arrow'] !== undefined, 'apache-arrow must be a peerDependency');
   assert.equal(pkg.peerDependenciesMeta?.['apache-arrow']?.optional, true, 'peerDependenciesMeta["apache-arrow"].optional must be true');
   assert.equal(pkg.dependencies?.['apache-arrow'], undefined);
-  for (const entry of ['.', './codec', './web', './compat']) {
+  for (const entry of ['.', './codec', './web', './compat', './compat/web']) {
     const found = nonRelative(walk(dist(pkg.exports[entry]!.import.default)), (r) => r.specifier === 'apache-arrow' || r.specifier.startsWith('apache-arrow/'));
     assert.deepEqual(found, [], `${entry} must not load apache-arrow`);
   }

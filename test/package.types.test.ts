@@ -15,11 +15,11 @@ import ts from 'typescript';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * Entries a browser app (no @types/node) imports; `chwire/compat` is Node-only (node:stream).
+ * Entries a browser app (no @types/node) imports (chwire/compat/web among them); `chwire/compat` is Node-only (node:stream).
  * `chwire/arrow` is checked in a program of its own: apache-arrow's declarations pull in
  * lib.esnext.disposable, which would hide a missing declaration of chwire's in the same program.
  */
-const WEB_ENTRIES = ['chwire', 'chwire/web', 'chwire/codec'];
+const WEB_ENTRIES = ['chwire', 'chwire/web', 'chwire/codec', 'chwire/compat/web'];
 const ALL_ENTRIES = [...WEB_ENTRIES, 'chwire/compat'];
 
 interface Config { name: string; lib: string[]; node: boolean }

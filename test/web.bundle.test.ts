@@ -217,3 +217,32 @@ export default { async fetch() {
 test('the checker can fail: the Node entry does not bundle for the browser', async () => {
   await assert.rejects(bundle({ path: join(ROOT, 'dist', 'src', 'index.js') }, false), (e: Error) => /node:|opentelemetry/.test(e.message));
 });
+
+// chwire/compat/web: the same check as chwire/web's, and the size of a page on it beside the same
+// page on the official @clickhouse/client-web (a devDependency, bundled from node_modules).
+const COMPAT_WEB = join(ROOT, 'dist', 'src', 'compat-web.js');
+const compatPage = (from: string): string => `
+import { createClient } from ${JSON.stringify(from)};
+const client = createClient({ url: location.origin });
+export async function load() {
+  const rs = await client.query({ query: 'SELECT 1 AS x', format: 'JSONEachRow' });
+  await client.insert({ table: 't', values: [{ x: 1 }], format: 'JSONEachRow' });
+  return rs.json();
+}`;
+/** Measured (Node 20, esbuild 0.28): 70.9 kB gz (the official client's page: 14.5 kB); a generous regression guard. */
+const COMPAT_WEB_BUDGET = 80_000;
+
+test('chwire/compat/web bundles for the browser with nothing from Node and no import left; its page size beside @clickhouse/client-web\'s', async () => {
+  const { inputs, imports } = await bundle({ path: COMPAT_WEB }, true);
+  assert.deepEqual(inputs.filter((i) => i.startsWith('node:') || i.includes('node_modules')), [], 'Node modules or packages in the bundle');
+  assert.ok(inputs.some((i) => i.endsWith('dist/src/transport/fetch.js')) && inputs.some((i) => i.endsWith('dist/src/compat/web/client.js')), 'the bundle must hold the compat client and the fetch transport');
+  assert.deepEqual(imports, [], 'the bundle still imports a module');
+  const ours = gz((await bundle({ contents: compatPage(COMPAT_WEB) }, true)).code);
+  const official = gz((await bundle({ contents: compatPage(createRequire(import.meta.url).resolve('@clickhouse/client-web')) }, true)).code);
+  console.log(`# a page on chwire/compat/web: ${(ours / 1000).toFixed(1)} kB gz; the same page on @clickhouse/client-web 1.23.1: ${(official / 1000).toFixed(1)} kB gz`);
+  assert.ok(ours <= COMPAT_WEB_BUDGET, `the chwire/compat/web page is ${ours} B, over its budget of ${COMPAT_WEB_BUDGET} B`);
+});
+
+test('the checker can fail: chwire/compat (Node) does not bundle for the browser', async () => {
+  await assert.rejects(bundle({ path: join(ROOT, 'dist', 'src', 'compat.js') }, false), (e: Error) => /node:/.test(e.message));
+});
