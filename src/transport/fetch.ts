@@ -176,7 +176,9 @@ export class FetchTransport implements Transport {
       try { summary = JSON.parse(summaryText) as Record<string, string>; } catch { summary = undefined; }
     }
     return {
-      queryId, summary, timezone: res.headers.get('x-clickhouse-timezone') ?? undefined, format: res.headers.get('x-clickhouse-format') ?? undefined, host: host.where, url: host.url.href, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
+      queryId, summary, timezone: res.headers.get('x-clickhouse-timezone') ?? undefined, format: res.headers.get('x-clickhouse-format') ?? undefined, host: host.where, url: host.url.href,
+      // The headers the runtime lets this code see (on a page of another origin, the CORS-exposed ones only).
+      headers: headersOf(res.headers), body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: b.exceptionsFramed,
     };
   }
@@ -292,4 +294,11 @@ function describe(e: unknown): string {
   const cause = (e as { cause?: { code?: string; message?: string } })?.cause;
   const detail = cause?.code ?? cause?.message;
   return detail !== undefined && detail !== msg ? `${msg} (${detail})` : msg;
+}
+
+/** A response's headers as a record, names in lower case (as fetch's Headers iterates them). */
+function headersOf(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((value, name) => { out[name] = value; });
+  return out;
 }

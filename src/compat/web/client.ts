@@ -10,7 +10,7 @@ import type { ClientCore } from '../../client/client.js';
 import { createQueryClientWith, type QueryClient } from '../../client/query-client.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../client/result-limits.js';
 import { onFetch } from '../../client/web-transport.js';
-import { ChwireConfigError } from '../../errors.js';
+import { ChwireAbortError, ChwireConfigError } from '../../errors.js';
 import { AuthClients } from '../auth.js';
 import type { BaseQueryParams, CommandResult, PingResult, QueryParams } from '../call-types.js';
 import { toOfficialError } from '../errors.js';
@@ -149,8 +149,22 @@ class WebCompatClient implements WebClickHouseClient {
     } catch (e) {
       throw toOfficialError(e);
     }
-    return { headers: response.headers ?? {}, summary: response.summary, body: readableOf(bodyBytes(response, queryId, toOfficialError)) };
+    return { headers: response.headers ?? {}, summary: response.summary, body: readableOf(bodyBytes(response, queryId, bodyError)) };
   }
+}
+
+/**
+ * An error while a body is read, as the official web client's reader rejects: an abort is the
+ * runtime's own abort reason (Chromium's DOMException AbortError "signal is aborted without reason"),
+ * what the fetch body it reads rejects with; anything else in the official shapes (../errors.ts).
+ */
+function bodyError(e: unknown): unknown {
+  if (e instanceof ChwireAbortError) {
+    const c = new AbortController();
+    c.abort();
+    return c.signal.reason;
+  }
+  return toOfficialError(e);
 }
 
 /** A WHATWG ReadableStream (what the official web client checks for) or a Node stream. */
