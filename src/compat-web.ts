@@ -12,19 +12,29 @@ import {
 import { ClickHouseLogLevel } from './compat/log.js';
 import { SettingsMap, TupleParam } from './compat/params.js';
 import { defaultJSONHandling, isException, isProgressRow, isRow } from './compat/rows.js';
+import { ClickHouseSpanKind, ClickHouseSpanNames, ClickHouseSpanStatusCode, EXCEPTION_TAG_HEADER_NAME, SimpleColumnTypes } from './compat/constants.js';
 
 export {
   createClient, ResultSet, ClickHouseError, parseError, ClickHouseLogLevel, SettingsMap, TupleParam,
   RecordsJSONFormats, SingleDocumentJSONFormats, StreamableFormats, StreamableJSONFormats, SupportedJSONFormats, SupportedRawFormats,
   defaultJSONHandling, isException, isProgressRow, isRow,
+  ClickHouseSpanKind, ClickHouseSpanNames, ClickHouseSpanStatusCode, EXCEPTION_TAG_HEADER_NAME, SimpleColumnTypes,
 };
 export type {
-  WebClickHouseClient as ClickHouseClient, ExecParams, CommandParams, InsertParams, ExecResult, InsertResult,
+  WebClickHouseClient as ClickHouseClient, ExecParams, CommandParams, InsertParams, ExecResult, InsertResult, WebCommandResult as CommandResult,
 } from './compat/web/client.js';
 export type { WebClickHouseClientConfigOptions as ClickHouseClientConfigOptions } from './compat/web/config.js';
-export type { BaseQueryParams, QueryParams, CommandResult, PingResult } from './compat/call-types.js';
+export type { BaseQueryParams, QueryParams, PingResult } from './compat/call-types.js';
 export type { Row, ResponseHeaders, ResponseJSON } from './compat/result-types.js';
 export type { ProgressRow } from './compat/rows.js';
 export type { ClickHouseClientConfigOptions as BaseClickHouseClientConfigOptions, ClickHouseSettings, JSONHandling, OfficialLogger as Logger, LogParams } from './compat/options.js';
 export type { ErrorLogParams, WarnLogParams } from './compat/log.js';
 export type { DataFormat, RawFormat as RawDataFormat, StreamableJSONFormat as StreamableJSONDataFormat, SingleDocumentJSONFormat } from './compat/formats.js';
+
+/** The module as one object, as `import client from '@clickhouse/client-web'` gives it (the official build is CommonJS). */
+export default {
+  createClient, ResultSet, ClickHouseError, parseError, ClickHouseLogLevel, SettingsMap, TupleParam,
+  RecordsJSONFormats, SingleDocumentJSONFormats, StreamableFormats, StreamableJSONFormats, SupportedJSONFormats, SupportedRawFormats,
+  defaultJSONHandling, isException, isProgressRow, isRow,
+  ClickHouseSpanKind, ClickHouseSpanNames, ClickHouseSpanStatusCode, EXCEPTION_TAG_HEADER_NAME, SimpleColumnTypes,
+};

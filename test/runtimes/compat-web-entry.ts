@@ -83,19 +83,24 @@ async function scenario(lib: Lib, who: string): Promise<Record<string, unknown>>
   await step('stream of a document format', async () => { (await c.query({ query: numbers(1), format: 'JSON' })).stream(); return 'no error'; });
   await step('json of a raw format', async () => (await c.query({ query: numbers(1), format: 'CSV' })).json());
   await step('read twice', async () => { const rs = await c.query({ query: numbers(1), format: 'JSONEachRow' }); await rs.text(); return rs.text(); });
+  await step('response_headers (names; the query id)', async () => {
+    const rs = await c.query({ query: 'SELECT 1 AS x', format: 'JSONEachRow', query_id: `hdr-${tag}-${who}` });
+    await rs.text();
+    return { names: Object.keys(rs.response_headers).sort(), queryId: rs.response_headers['x-clickhouse-query-id'] === `hdr-${tag}-${who}` };
+  });
   await step('query_id given', async () => (await c.query({ query: 'SELECT 1', format: 'JSONEachRow', query_id: `qid-${tag}-${who}` })).query_id === `qid-${tag}-${who}`);
   await step('exec', async () => {
     const r = await c.exec({ query: 'SELECT 41 + 1 AS x FORMAT TabSeparatedWithNames' });
-    return { readable: r.stream instanceof ReadableStream, text: await bodyText(r.stream), queryId: typeof r.query_id };
+    return { keys: Object.keys(r).sort(), status: (r as { http_status_code?: unknown }).http_status_code, readable: r.stream instanceof ReadableStream, text: await bodyText(r.stream), queryId: typeof r.query_id };
   });
   await step('command DROP/CREATE', async () => {
     await c.command({ query: `DROP TABLE IF EXISTS ${table}` });
     const r = await c.command({ query: `CREATE TABLE ${table} (id UInt32, name String) ENGINE = Memory` });
-    return typeof r.query_id;
+    return { keys: Object.keys(r).sort(), status: (r as { http_status_code?: unknown }).http_status_code, queryId: typeof r.query_id };
   });
   await step('insert JSONEachRow', async () => {
     const r = await c.insert({ table, values: [{ id: 1, name: 'a' }, { id: 2, name: 'b\nc' }], format: 'JSONEachRow' });
-    return { executed: r.executed, queryId: typeof r.query_id };
+    return { keys: Object.keys(r).sort(), status: (r as { http_status_code?: unknown }).http_status_code, executed: r.executed, queryId: typeof r.query_id };
   });
   await step('insert of no rows', async () => c.insert({ table, values: [], format: 'JSONEachRow' }));
   await step('insert read back', async () => (await c.query({ query: `SELECT id, name FROM ${table} ORDER BY id`, format: 'JSONEachRow' })).json());

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_RESULT_BYTES } from '../../client/result-limits.js';
 import { onFetch } from '../../client/web-transport.js';
 import { ChwireAbortError, ChwireConfigError } from '../../errors.js';
 import { AuthClients } from '../auth.js';
-import type { BaseQueryParams, CommandResult, PingResult, QueryParams } from '../call-types.js';
+import type { BaseQueryParams, PingResult, QueryParams } from '../call-types.js';
 import { toOfficialError } from '../errors.js';
 import { insertText, queryText, statementText } from '../formats.js';
 import type { JSONHandling } from '../options.js';
@@ -46,19 +46,23 @@ export interface InsertParams<T = unknown> extends BaseQueryParams {
   columns?: readonly string[] | { except: readonly string[] };
 }
 
-export interface ExecResult<Stream = ReadableStream<Uint8Array>> extends CommandResult {
-  stream: Stream;
+/** What command() gives (the official web client's: no summary). */
+export interface WebCommandResult {
+  query_id: string;
+  response_headers: ResponseHeaders;
   http_status_code?: number;
 }
-export interface InsertResult extends CommandResult {
+export interface ExecResult<Stream = ReadableStream<Uint8Array>> extends WebCommandResult {
+  stream: Stream;
+}
+export interface InsertResult extends WebCommandResult {
   executed: boolean;
-  http_status_code?: number;
 }
 
 export interface WebClickHouseClient {
   query<F extends string = 'JSON'>(params: QueryParams & { format?: F }): Promise<ResultSet<F>>;
   exec(params: ExecParams): Promise<ExecResult>;
-  command(params: CommandParams): Promise<CommandResult>;
+  command(params: CommandParams): Promise<WebCommandResult>;
   insert<T = unknown>(params: InsertParams<T>): Promise<InsertResult>;
   /** `SELECT 'ping'`, as the official web client pings (a server's /ping answers no CORS). */
   ping(): Promise<PingResult>;
@@ -98,15 +102,15 @@ class WebCompatClient implements WebClickHouseClient {
   async exec(params: ExecParams): Promise<ExecResult> {
     if ((params as { values?: unknown }).values !== undefined) throw new ChwireConfigError('chwire/compat/web: exec() takes no values (neither does @clickhouse/client-web); use insert()');
     const queryId = params.query_id || crypto.randomUUID();
-    const { headers, summary, body } = await this.send(statementText(params.query), params, queryId, undefined);
-    return { stream: body, query_id: queryId, summary, response_headers: headers, http_status_code: 200 };
+    const { headers, body } = await this.send(statementText(params.query), params, queryId, undefined);
+    return { stream: body, query_id: queryId, response_headers: headers, http_status_code: 200 };
   }
 
-  async command(params: CommandParams): Promise<CommandResult> {
+  async command(params: CommandParams): Promise<WebCommandResult> {
     const queryId = params.query_id || crypto.randomUUID();
-    const { headers, summary, body } = await this.send(statementText(params.query), params, queryId, undefined);
+    const { headers, body } = await this.send(statementText(params.query), params, queryId, undefined);
     await drained(body);
-    return { query_id: queryId, summary, response_headers: headers };
+    return { query_id: queryId, response_headers: headers, http_status_code: 200 };
   }
 
   async insert<T = unknown>(params: InsertParams<T>): Promise<InsertResult> {
@@ -117,9 +121,9 @@ class WebCompatClient implements WebClickHouseClient {
     // Encoded before the request: a value JSON cannot take fails with nothing sent.
     const values = bodyOf(params.values, format, this.json);
     const queryId = params.query_id || crypto.randomUUID();
-    const { headers, summary, body } = await this.send(insertText(params.table, format, params.columns), params, queryId, undefined, values);
+    const { headers, body } = await this.send(insertText(params.table, format, params.columns), params, queryId, undefined, values);
     await drained(body);
-    return { executed: true, query_id: queryId, summary, response_headers: headers, http_status_code: 200 };
+    return { query_id: queryId, response_headers: headers, http_status_code: 200, executed: true };
   }
 
   async ping(): Promise<PingResult> {
@@ -141,7 +145,7 @@ class WebCompatClient implements WebClickHouseClient {
   }
 
   /** Sends one statement (send.ts) and opens its body as a ReadableStream that releases the response when it ends or is cancelled. */
-  private async send(sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>): Promise<{ headers: ResponseHeaders; summary: CommandResult['summary']; body: ReadableStream<Uint8Array> }> {
+  private async send(sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>): Promise<{ headers: ResponseHeaders; body: ReadableStream<Uint8Array> }> {
     const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
     let response;
     try {
@@ -149,7 +153,8 @@ class WebCompatClient implements WebClickHouseClient {
     } catch (e) {
       throw toOfficialError(e);
     }
-    return { headers: response.headers ?? {}, summary: response.summary, body: readableOf(bodyBytes(response, queryId, bodyError)) };
+    // No summary: the official web client hands none out (the X-ClickHouse-Summary header is in response_headers).
+    return { headers: response.headers ?? {}, body: readableOf(bodyBytes(response, queryId, bodyError)) };
   }
 }
 
