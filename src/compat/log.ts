@@ -6,9 +6,10 @@
 import { ChwireConfigError } from '../errors.js';
 import type { Logger, LogLevel } from '../client/observe/logger.js';
 
-/** The official log levels (`ClickHouseLogLevel`). */
-export const ClickHouseLogLevel = { TRACE: 0, DEBUG: 1, INFO: 2, WARN: 3, ERROR: 4, OFF: 127 } as const;
-export type ClickHouseLogLevel = (typeof ClickHouseLogLevel)[keyof typeof ClickHouseLogLevel];
+const LEVELS_BY_NAME = { TRACE: 0, DEBUG: 1, INFO: 2, WARN: 3, ERROR: 4, OFF: 127 } as const;
+/** The official log levels (`ClickHouseLogLevel`): a TypeScript enum there, so its numbers map back to the names too. */
+export const ClickHouseLogLevel = { ...LEVELS_BY_NAME, 0: 'TRACE', 1: 'DEBUG', 2: 'INFO', 3: 'WARN', 4: 'ERROR', 127: 'OFF' } as const;
+export type ClickHouseLogLevel = (typeof LEVELS_BY_NAME)[keyof typeof LEVELS_BY_NAME];
 
 /** A log line as the official client's Logger receives it. */
 export interface LogParams { module: string; message: string; args?: Record<string, unknown> }
