@@ -1,8 +1,8 @@
 // Every example of docs/migrating.md runs: each ```ts block whose first line is `// example: <name>`
 // is compiled (types stripped), its `http://localhost:8123` pointed at the 18.16 server (or, for
 // blocks marked `(26.x)`, at the loopback test server over the embedded engine), its table name
-// made unique, and imported as a module from inside the package, so `chwire` and `chwire/compat`
-// resolve through package.json's exports as a user's import would.
+// made unique, and imported as a module from inside the package, so `chwire`, `chwire/compat` and
+// `chwire/compat/web` resolve through package.json's exports as a user's import would.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ function examples(): Example[] {
 
 test('docs/migrating.md has its examples', () => {
   const names = examples().map((e) => e.name);
-  assert.deepEqual(names, ['switch', 'calls', 'types', 'insert', 'errors', 'ping', 'streams', 'timeout']);
+  assert.deepEqual(names, ['switch', 'calls', 'web', 'types', 'insert', 'errors', 'ping', 'streams', 'timeout']);
 });
 
 for (const ex of examples()) {

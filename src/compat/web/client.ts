@@ -1,6 +1,8 @@
 // chwire/compat/web's client: @clickhouse/client-web 1.x's calls (query, exec, command, insert,
 // ping, close) over chwire's client core and its fetch transport. Runtime-neutral (WHATWG fetch,
-// streams and crypto.randomUUID only): results are ReadableStreams, as the official web client's.
+// streams and Web Crypto only): results are ReadableStreams, as the official web client's. Query ids
+// are v4 UUIDs from client/query-id.ts, which also works on a plain http:// page (where the official
+// web client's crypto.randomUUID does not exist).
 // Invariants: each call sends the official client's SQL text, settings, query id, session, role and
 // headers (the same body for inserts) through chwire's fetch transport (send.ts, shared with
 // chwire/compat), so every response is the server's own bytes, handed out in the official shapes;
@@ -9,6 +11,7 @@
 import type { ClientCore } from '../../client/client.js';
 import { createQueryClientWith, type QueryClient } from '../../client/query-client.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../client/result-limits.js';
+import { newQueryId } from '../../client/query-id.js';
 import { onFetch } from '../../client/web-transport.js';
 import { ChwireAbortError, ChwireConfigError } from '../../errors.js';
 import { AuthClients } from '../auth.js';
@@ -93,7 +96,7 @@ class WebCompatClient implements WebClickHouseClient {
 
   async query<F extends string = 'JSON'>(params: QueryParams & { format?: F }): Promise<ResultSet<F>> {
     const format = (params.format ?? 'JSON') as F;
-    const queryId = params.query_id || crypto.randomUUID();
+    const queryId = params.query_id || newQueryId();
     const { headers, body } = await this.send(queryText(params.query, format), params, queryId, format);
     const limits = (this.client as unknown as ClientCore).resultLimits;
     return new ResultSet(body, format, queryId, headers, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES);
@@ -101,13 +104,13 @@ class WebCompatClient implements WebClickHouseClient {
 
   async exec(params: ExecParams): Promise<ExecResult> {
     if ((params as { values?: unknown }).values !== undefined) throw new ChwireConfigError('chwire/compat/web: exec() takes no values (neither does @clickhouse/client-web); use insert()');
-    const queryId = params.query_id || crypto.randomUUID();
+    const queryId = params.query_id || newQueryId();
     const { headers, body } = await this.send(statementText(params.query), params, queryId, undefined);
     return { stream: body, query_id: queryId, response_headers: headers, http_status_code: 200 };
   }
 
   async command(params: CommandParams): Promise<WebCommandResult> {
-    const queryId = params.query_id || crypto.randomUUID();
+    const queryId = params.query_id || newQueryId();
     const { headers, body } = await this.send(statementText(params.query), params, queryId, undefined);
     await drained(body);
     return { query_id: queryId, response_headers: headers, http_status_code: 200 };
@@ -120,7 +123,7 @@ class WebCompatClient implements WebClickHouseClient {
     checkValues(params.values, format);
     // Encoded before the request: a value JSON cannot take fails with nothing sent.
     const values = bodyOf(params.values, format, this.json);
-    const queryId = params.query_id || crypto.randomUUID();
+    const queryId = params.query_id || newQueryId();
     const { headers, body } = await this.send(insertText(params.table, format, params.columns), params, queryId, undefined, values);
     await drained(body);
     return { query_id: queryId, response_headers: headers, http_status_code: 200, executed: true };
@@ -128,7 +131,7 @@ class WebCompatClient implements WebClickHouseClient {
 
   async ping(): Promise<PingResult> {
     try {
-      const { body } = await this.send('SELECT \'ping\'', {}, crypto.randomUUID(), undefined);
+      const { body } = await this.send('SELECT \'ping\'', {}, newQueryId(), undefined);
       await drained(body);
       return { success: true };
     } catch (e) {
