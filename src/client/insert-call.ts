@@ -21,7 +21,11 @@ export function insert(client: QueryClient, table: string, rows: InsertInput | I
     const c = implOf(client, 'insert');
     checkCallOptions('insert', opts);
     return c.tracked(opts, (o) => c.observed('insert', `INSERT INTO ${table}`, o.queryId ?? newQueryId(), o, table,
-      async (queryId) => (loadedInsert() ?? await loadInsert())(c, table, rows, queryId === undefined ? o : { ...o, queryId }),
+      (queryId) => {
+        const opts = queryId === undefined ? o : { ...o, queryId };
+        const loaded = loadedInsert();
+        return loaded !== undefined ? loaded(c, table, rows, opts) : loadInsert().then((insertRows) => insertRows(c, table, rows, opts));
+      },
       (r) => writtenRows(r.summary), (r) => r.summary));
   } catch (e) {
     return Promise.reject(e);
