@@ -22,9 +22,9 @@ export function insert(client: QueryClient, table: string, rows: InsertInput | I
     checkCallOptions('insert', opts);
     return c.tracked(opts, (o) => c.observed('insert', `INSERT INTO ${table}`, o.queryId ?? newQueryId(), o, table,
       (queryId) => {
-        const opts = queryId === undefined ? o : { ...o, queryId };
+        const callOpts = queryId === undefined ? o : { ...o, queryId };
         const loaded = loadedInsert();
-        return loaded !== undefined ? loaded(c, table, rows, opts) : loadInsert().then((insertRows) => insertRows(c, table, rows, opts));
+        return loaded !== undefined ? loaded(c, table, rows, callOpts) : loadInsert().then((insertRows) => insertRows(c, table, rows, callOpts));
       },
       (r) => writtenRows(r.summary), (r) => r.summary));
   } catch (e) {

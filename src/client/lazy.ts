@@ -7,9 +7,10 @@
 // - the query-parameter formatting (value checks, text forms): on the first call with `params`;
 // - the insert path (Native encoders, table schema, JSON-typed rows): on the first insert.
 // Invariants: a part is loaded before its call sends its query (a part that cannot load sends no
-// query of the call and takes no row); once loaded it is held for the process and later calls take it without
-// an `await`, so nothing is added per row or per value; a part that fails to load is a
-// ChwireConnectionError naming it, and is not remembered as failed (the next call imports again).
+// query of the call and takes no row); once loaded it is held for the process (as the module cache
+// would) and later calls take it without an `await`, so nothing is added per row or per value; a
+// part that fails to load is a ChwireConnectionError naming it, and is not remembered as failed
+// (the next call imports again).
 import { ChwireConnectionError } from '../errors.js';
 import type { RowStreamDecoder } from '../stream-decoder.js';
 import type { RowBinaryOptions } from '../rowbinary/decode.js';
