@@ -38,7 +38,7 @@ export type { HostStatus, LoadBalancing } from './transport/hosts.js';
 export type { RetryOptions } from './transport/retry.js';
 export type { TracingOptions, TracingTracer, TracingSpan } from './client/observe/tracing.js';
 export type { Logger, LogLevel } from './client/observe/logger.js';
-export { tuple, QueryTuple } from './client/params.js';
+export { tuple, QueryTuple } from './client/query-tuple.js';
 export { precompiledHits, precompiledCount, type PrecompiledKind } from './codegen/precompiled.js';
 export { sqlLiteral, sqlInteger } from './client/literal.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';

@@ -1,12 +1,13 @@
 // insert() as a function over any client (`insert(client, table, rows, opts)`), and the
 // insert-schema cache's refreshSchema: the calls that bring the Native encoders. Client.insert is
-// this function; an app that imports only createQueryClient bundles none of it.
+// this function; an app that imports only createQueryClient bundles none of it, and one that does
+// loads the encoders on its first insert (lazy.ts: a chunk of their own in a split bundle).
 // Invariant: the call is checked, counted in flight and observed as the method always was: its
 // options are checked before anything is sent, destroy() reaches its signal, and the query id it
 // used is the one observed.
 import { checkCallOptions } from './call-options.js';
 import { newQueryId } from './query-id.js';
-import { insertRows } from './insert.js';
+import { loadInsert, loadedInsert } from './lazy.js';
 import type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow } from './insert-types.js';
 import type { QuerySummary } from '../transport/types.js';
 import { implOf, type QueryClient } from './query-client.js';
@@ -20,7 +21,11 @@ export function insert(client: QueryClient, table: string, rows: InsertInput | I
     const c = implOf(client, 'insert');
     checkCallOptions('insert', opts);
     return c.tracked(opts, (o) => c.observed('insert', `INSERT INTO ${table}`, o.queryId ?? newQueryId(), o, table,
-      (queryId) => insertRows(c, table, rows, queryId === undefined ? o : { ...o, queryId }),
+      (queryId) => {
+        const callOpts = queryId === undefined ? o : { ...o, queryId };
+        const loaded = loadedInsert();
+        return loaded !== undefined ? loaded(c, table, rows, callOpts) : loadInsert().then((insertRows) => insertRows(c, table, rows, callOpts));
+      },
       (r) => writtenRows(r.summary), (r) => r.summary));
   } catch (e) {
     return Promise.reject(e);

@@ -16,15 +16,8 @@ import { daysToString } from '../convert/datetime.js';
 import { zoneClock } from '../convert/zone-text.js';
 import { jsonText } from '../convert/value-checks.js';
 import { ValueChecker } from './value-check.js';
-
-/** A tuple value for `Tuple(...)` placeholders (a JS array would be sent as an Array). */
-export class QueryTuple<T extends readonly unknown[] = readonly unknown[]> {
-  /** The elements in order (typed by tuple()'s arguments, so a generated module can type each). */
-  readonly values: T;
-  constructor(values: T) {
-    this.values = Object.freeze([...values]) as unknown as T;
-  }
-}
+import { QueryTuple } from './query-tuple.js';
+export { QueryTuple, tuple } from './query-tuple.js';
 
 /** Values a `{name:Type}` placeholder can take (formatted below); functions, symbols, undefined and other class instances are not. */
 export type QueryParamValue =
@@ -37,11 +30,6 @@ export type QueryParamValue =
 /** The `params` of a call: placeholder name → value. */
 /** `undefined` type-checks (a value computed as `T | undefined`) but is refused when sent, like any value params.ts cannot carry. */
 export type QueryParams = { readonly [name: string]: QueryParamValue | undefined };
-
-/** Mark values as one tuple: `{t:Tuple(UInt8, String)}` ← `tuple(1, 'x')`. */
-export function tuple<const T extends readonly unknown[]>(...values: T): QueryTuple<T> {
-  return new QueryTuple(values);
-}
 
 /** Nesting deeper than this (or a cycle) is refused rather than overflowing the stack. */
 const MAX_DEPTH = 64;

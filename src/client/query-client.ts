@@ -11,17 +11,16 @@
 // is always set (generated when not given) so errors and results can name it.
 import { newQueryId } from './query-id.js';
 import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireTimeoutError } from '../errors.js';
-import { createRowBinaryDecoder } from '../rowbinary/decode.js';
-import { createNativeDecoder } from '../native/read/row-decoder.js';
 import type { DecodeOptions } from '../plan/options.js';
 import type { Row, RowStreamDecoder } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportResponse } from '../transport/types.js';
 import type { HostStatus } from '../transport/hosts.js';
 import { capabilitiesOf, nativeReadSettings, type Capabilities } from './capabilities.js';
 import { NO_WIRE_FLAGS, wireRead, type WireRead } from './wire-settings.js';
+import { loadParams, loadedParams, loadRowReader, loadedRowReader, type RowReader } from './lazy.js';
 import { resolveConfig, renderSetting, type ClientOptions, type Settings, type TransportFactory } from './config.js';
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
-import { formatQueryParam, type QueryParams } from './params.js';
+import type { QueryParams } from './params.js';
 export type { QueryParams, QueryParamValue } from './params.js';
 import { formatClauseError } from './format-clause.js';
 import { checkResponseFormat } from './response-format.js';
@@ -286,6 +285,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     if (!caps.params) throw new ChwireConfigError(`server ${info.version} is too old for query parameters ({name:Type} placeholders need ClickHouse 19.11 or later)`);
     // The placeholders' declared types pick a value's text form (a Date for {d:Date}: 'YYYY-MM-DD').
     const types = sql === undefined ? undefined : placeholderTypes(sql);
+    const formatQueryParam = loadedParams() ?? await loadParams();
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(p)) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ChwireConfigError(`query parameter name ${JSON.stringify(k)} is not an identifier`);
@@ -302,7 +302,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
    * Sends a query. `format`: null for a statement (no result format), '' for rows (the wire
    * format this client decodes), or a raw output format passed on as is (no settings of ours).
    */
-  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string; idempotent?: boolean }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; wire: WireRead }> {
+  private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string; idempotent?: boolean }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; wire: WireRead; reader: RowReader | undefined }> {
     // A statement's own FORMAT clause would override the format this call asks for (format-clause.ts).
     const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format);
     if (clause !== undefined) throw clause;
@@ -313,13 +313,16 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     const fmt = format === null ? undefined : raw ? format : opts.format ?? caps.rowFormat;
     const settings = this.settingsFor(opts, fmt === 'Native' && !raw ? nativeReadSettings(caps) : {});
     // Rows this client decodes: the settings that change their bytes are read (or refused) now.
-    const wire = format === '' ? wireRead(fmt === 'Native' ? 'Native' : 'RowBinaryWithNamesAndTypes', settings) : NO_WIRE_FLAGS;
+    const wireFormat = fmt === 'Native' ? 'Native' : 'RowBinaryWithNamesAndTypes';
+    const wire = format === '' ? wireRead(wireFormat, settings) : NO_WIRE_FLAGS;
+    // The format's reader, loaded on first use (lazy.ts) before anything is sent.
+    const reader = format === '' ? loadedRowReader(wireFormat) ?? await loadRowReader(wireFormat) : undefined;
     const release = await this.lock(opts.sessionId);
     try {
       const response = await this.request({
         sql, format: fmt, params, settings, queryId, sessionId: opts.sessionId, signal: opts.signal, idempotent: format !== null || opts.idempotent === true, whole: raw, buffered, ...surface,
       }, call);
-      return { response, release, format: fmt, wire };
+      return { response, release, format: fmt, wire, reader };
     } catch (e) {
       release();
       throw e;
@@ -354,10 +357,10 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     const open0 = async (): Promise<OpenedQuery<R>> => {
       const call = kind === undefined ? undefined : await this.begin(kind, sql, queryId, opts);
       try {
-        const { response, release, format, wire } = await this.send(sql, opts, '', queryId, call, buffered);
-        const decoder = (format === 'Native'
-          ? createNativeDecoder({ ...decodeOptions, binaryTypes: wire.binaryTypes, ...(wire.zone === undefined ? {} : { sessionTimezone: wire.zone }) })
-          : createRowBinaryDecoder({ ...decodeOptions, binaryTypes: wire.binaryTypes, jsonAsString: wire.jsonAsString, ...(wire.zone === undefined ? {} : { sessionTimezone: wire.zone }) })) as unknown as RowStreamDecoder<R>;
+        const { response, release, format, wire, reader } = await this.send(sql, opts, '', queryId, call, buffered);
+        const decoder = reader!(format === 'Native'
+          ? { ...decodeOptions, binaryTypes: wire.binaryTypes, ...(wire.zone === undefined ? {} : { sessionTimezone: wire.zone }) }
+          : { ...decodeOptions, binaryTypes: wire.binaryTypes, jsonAsString: wire.jsonAsString, ...(wire.zone === undefined ? {} : { sessionTimezone: wire.zone }) }) as unknown as RowStreamDecoder<R>;
         return { response, decoder, release, objectRows: decodeOptions.rows !== 'array', done: call === undefined ? undefined : (e, rows) => call.end(e, rows, response.summary) };
       } catch (e) {
         call?.end(e, undefined);

@@ -7,12 +7,15 @@
 // the reference's text, an abort must have reached the server as KILL QUERY, and where code
 // generation is refused the smoke must have run without it. Also in workerd: the query functions of
 // a module `chwire gen` wrote (gen-worker.ts) return the engine's rows through the module's
-// precompiled decoders (the registry's hits prove it), not the interpreted fallback. The runtimes come from
+// precompiled decoders (the registry's hits prove it), not the interpreted fallback. In workerd and
+// Chromium the smoke runs again from a bundle split into chunks (esbuild --splitting), so the parts
+// chwire/web loads on first use (client/lazy.ts) come through dynamic imports. The runtimes come from
 // .ci/runtimes (npm run runtimes); a missing one fails its test.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -112,6 +115,33 @@ async function bundle(entry: string): Promise<string> {
   return r.outputFiles[0]!.text;
 }
 
+/** The entry bundled with code splitting: file name → code, the entry as `entry.js`. */
+async function splitBundle(entry: string): Promise<Map<string, string>> {
+  const r = await build({ entryPoints: { entry }, bundle: true, splitting: true, outdir: '/split', platform: 'browser', format: 'esm', target: 'es2022', write: false, logLevel: 'silent' });
+  const files = new Map(r.outputFiles.map((f) => [f.path.replace(/^.*\//, ''), f.text]));
+  assert.ok(files.size > 3 && [...files.values()].some((code) => /\bimport\(/.test(code)), 'the split bundle must have chunks loaded by import()');
+  return files;
+}
+
+test('workerd (miniflare), chwire/web split into chunks: the parts loaded on first use come from their chunks', async () => {
+  interface Mf { dispatchFetch(url: string): Promise<{ text(): Promise<string>; status: number }>; dispose(): Promise<void> }
+  const { Miniflare } = await runtimePackage<{ Miniflare: new (o: Record<string, unknown>) => Mf }>('miniflare');
+  const files = await splitBundle(join(HERE, 'worker-entry.js'));
+  const dir = mkdtempSync(join(tmpdir(), 'chwire-split-'));
+  for (const [f, code] of files) writeFileSync(join(dir, f), code);
+  const modules = ['entry.js', ...[...files.keys()].filter((f) => f !== 'entry.js')].map((f) => ({ type: 'ESModule', path: join(dir, f) }));
+  const mf = new Miniflare({ modules, modulesRoot: dir, compatibilityDate: '2025-06-01' });
+  try {
+    const res = await mf.dispatchFetch(`http://smoke.local/?url=${encodeURIComponent(server.url)}&tag=workerd_split`);
+    const text = await res.text();
+    assert.equal(res.status, 200, text.slice(0, 2000));
+    await verify('workerd_split', JSON.parse(text) as SmokeResult, false);
+  } finally {
+    await mf.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('workerd (miniflare), chwire/web', async () => {
   interface Mf { dispatchFetch(url: string): Promise<{ text(): Promise<string>; status: number }>; dispose(): Promise<void> }
   const { Miniflare } = await runtimePackage<{ Miniflare: new (o: Record<string, unknown>) => Mf }>('miniflare');
@@ -171,6 +201,7 @@ test('workerd (miniflare): a chwire gen module\'s query function returns the eng
 test('headless Chromium: a page importing the browser bundle of chwire/web, and the example page', async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
   const smokeJs = await bundle(join(HERE, 'browser-entry.js'));
+  const split = await splitBundle(join(HERE, 'browser-entry.js'));
   const webJs = await bundle(join(ROOT, 'dist', 'src', 'web.js'));
   const example = readFileSync(join(ROOT, 'docs', 'examples', 'browser.html'), 'utf8');
   // The page's origin (this server) differs from the ClickHouse server's: requests are cross-origin.
@@ -179,6 +210,8 @@ test('headless Chromium: a page importing the browser bundle of chwire/web, and 
     const send = (type: string, body: string): void => { res.setHeader('Content-Type', type); res.end(body); };
     if (path === '/smoke.html') send('text/html', '<!doctype html><meta charset="utf-8"><title>smoke</title><script type="module" src="/smoke.js"></script>');
     else if (path === '/smoke.js') send('text/javascript', smokeJs);
+    else if (path === '/split/smoke.html') send('text/html', '<!doctype html><meta charset="utf-8"><title>smoke</title><script type="module" src="/split/entry.js"></script>');
+    else if (path.startsWith('/split/') && split.has(path.slice(7))) send('text/javascript', split.get(path.slice(7))!);
     else if (path === '/example/browser.html') send('text/html', example);
     else if (path === '/example/chwire-web.js') send('text/javascript', webJs);
     else { res.statusCode = 404; res.end(); }
@@ -204,6 +237,15 @@ test('headless Chromium: a page importing the browser bundle of chwire/web, and 
     const result = await page.evaluate<SmokeResult & { error?: string }>('window.__smoke');
     assert.equal(result.error, undefined, `${result.error} ${logs.join('\n')}`);
     await verify('chromium_web', result, true);
+
+    // The same smoke from the bundle split into chunks (each chunk a request of the page).
+    const splitPage = await browser.newPage();
+    splitPage.on('console', (m) => logs.push(m.text()));
+    await splitPage.goto(`${origin}/split/smoke.html?url=${encodeURIComponent(server.url)}&tag=chromium_split`);
+    await splitPage.waitForFunction('window.__smoke !== undefined', undefined, { timeout: 120_000 });
+    const splitResult = await splitPage.evaluate<SmokeResult & { error?: string }>('window.__smoke');
+    assert.equal(splitResult.error, undefined, `${splitResult.error} ${logs.join('\n')}`);
+    await verify('chromium_split', splitResult, true);
 
     const ex = await browser.newPage();
     await ex.goto(`${origin}/example/browser.html?url=${encodeURIComponent(server.url)}`);
