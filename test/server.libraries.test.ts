@@ -143,7 +143,7 @@ for (const [name, file, extra] of EXAMPLE_RUNS) {
   });
 }
 
-test('the alias install resolves every official name to chwire (by real path), from the app and from inside each library', { skip }, () => {
+test('the alias install resolves every official name to chwire (by real path), from the app and from inside each library; the official install to the official packages', { skip }, () => {
   const app = createRequire(join(INSTALLS.chwire, 'package.json'));
   const alias = join(ROOT, 'alias') + sep;
   for (const spec of ['@clickhouse/client', '@clickhouse/client/dist/config', '@clickhouse/client-common', '@clickhouse/client-web']) {
@@ -153,6 +153,17 @@ test('the alias install resolves every official name to chwire (by real path), f
     const inLib = createRequire(join(INSTALLS.chwire, 'node_modules', lib, 'package.json'));
     assert.ok(realpathSync(inLib.resolve('@clickhouse/client')).startsWith(alias), `${lib} gets ${inLib.resolve('@clickhouse/client')}`);
   }
+  // The official install resolves the same names inside itself (not to the checkout's own devDependency).
+  const official = createRequire(join(INSTALLS.official, 'package.json'));
+  for (const spec of ['@clickhouse/client', '@clickhouse/client-common', '@clickhouse/client-web']) {
+    assert.ok(realpathSync(official.resolve(spec)).startsWith(INSTALLS.official + sep), `the official install's ${spec} is ${official.resolve(spec)}`);
+  }
+  // @clickhouse/client-web is chwire/compat/web where this build has it (dist/cjs/compat-web.js),
+  // else a module whose createClient says so: never the official web client.
+  const web = app('@clickhouse/client-web') as { createClient: (o: object) => unknown };
+  const compatWeb = join(ROOT, 'dist', 'cjs', 'compat-web.js');
+  if (existsSync(compatWeb)) assert.equal(web.createClient, (app(compatWeb) as { createClient: unknown }).createClient);
+  else assert.throws(() => web.createClient({}), /no compat web entry \(chwire\/compat\/web\)/);
   // One module for all three names and for chwire/compat itself: one ClickHouseError class.
   const compat = app('@clickhouse/client') as { createClient: unknown; ClickHouseError: unknown };
   assert.equal((app('@clickhouse/client-common') as { createClient: unknown }).createClient, compat.createClient);

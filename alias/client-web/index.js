@@ -15,4 +15,4 @@ try {
 }
 module.exports = web;
 // The names for `import { … } from '@clickhouse/client-web'` (Node's CommonJS export detection reads this line; it never runs).
-0 && (module.exports = { createClient: 0, ClickHouseClient: 0 });
+0 && (module.exports = { createClient, ClickHouseClient });
