@@ -26,10 +26,13 @@ const INSTALLS = { official: join(LIBS, 'official'), chwire: join(LIBS, 'chwire'
 type Install = keyof typeof INSTALLS;
 
 const installed = (i: Install): boolean => existsSync(join(INSTALLS[i], 'node_modules', '@clickhouse', 'client', 'package.json'));
+// Once per CI run (time: the installs and these runs take a few minutes), under the Node of npm test,
+// not again in .ci/run's repeat runs under .ci/runtimes' Node binaries.
 const skip: string | false = SKIP_REAL
   || (!installed('official') || !installed('chwire')
     ? 'the library installs are absent: run `npm run libraries` (npm ci in .ci/libraries/official and .ci/libraries/chwire; .ci/run does)'
-    : false);
+    : false)
+  || (process.execPath.includes(`${sep}.ci${sep}runtimes${sep}`) ? 'run under the Node of npm test; not repeated under .ci/runtimes\' Nodes' : false);
 
 const DB = 'chwire_libs';
 const SETUP = [
@@ -175,13 +178,7 @@ test('the alias install resolves every official name to chwire (by real path), f
 // the same line with the official client installed.
 const LIBRARY_OWN_TS_ERRORS = [/^node_modules\/@hypequery\/clickhouse\/dist\/cli\/index\.d\.ts\(\d+,\d+\): error TS2835: /];
 
-// The type check does not depend on the Node that runs it: once, not again in .ci/run's repeat runs
-// under .ci/runtimes' Node binaries.
-const skipTsc: string | false = skip || (process.execPath.includes(`${sep}.ci${sep}runtimes${sep}`)
-  ? 'the type check ran under the Node of npm test; not repeated under .ci/runtimes\' Nodes'
-  : false);
-
-test('tsc (skipLibCheck: false) accepts the five libraries and an app through the alias: every name they import exists, a chwire/compat client is their ClickHouseClient', { skip: skipTsc }, async () => {
+test('tsc (skipLibCheck: false) accepts the five libraries and an app through the alias: every name they import exists, a chwire/compat client is their ClickHouseClient', { skip }, async () => {
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const { code, out } = await new Promise<{ code: number | null; out: string }>((ok, fail) => {
     const child = spawn(process.execPath, [tsc, '-p', INSTALLS.chwire, '--pretty', 'false'], { cwd: INSTALLS.chwire, stdio: ['ignore', 'pipe', 'pipe'] });
