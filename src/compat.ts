@@ -23,6 +23,7 @@ export type {
 } from './compat/client.js';
 export type { Row, ResponseHeaders, ResponseJSON } from './compat/result-set.js';
 export type { ProgressRow } from './compat/rows.js';
+export type { ClickHouseSummary, InputJSON, InputJSONObjectEachRow, InsertValues } from './compat/official-types.js';
 export type { ClickHouseClientConfigOptions, ClickHouseClientConfigOptions as BaseClickHouseClientConfigOptions, ClickHouseSettings, JSONHandling, OfficialLogger as Logger, LogParams } from './compat/options.js';
 export type { ErrorLogParams, WarnLogParams } from './compat/log.js';
 export type { DataFormat, RawFormat as RawDataFormat, StreamableJSONFormat as StreamableJSONDataFormat, SingleDocumentJSONFormat } from './compat/formats.js';

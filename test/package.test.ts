@@ -318,15 +318,27 @@ test('the type declarations of `chwire` do not need the chdb package', () => {
 
 interface PackResult { files: { path: string }[] }
 
-test('npm pack ships dist/src, dist/cjs (the CommonJS build), its TypeScript sources (for the source maps), README, package.json and license files only', () => {
+test('npm pack ships dist/src, dist/cjs (the CommonJS build), its TypeScript sources (for the source maps), the alias/ packages, README, package.json and license files only', () => {
   // --ignore-scripts: a prepack build must not run inside the test (the test runs after tsc).
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path).sort();
-  const allowed = (p: string): boolean => p.startsWith('dist/src/') || p.startsWith('dist/cjs/') || /^src\/.*\.ts$/.test(p) || p === 'package.json' || /^(README|LICENSE|LICENCE|NOTICE|CHANGELOG)(\.md|\.txt)?$/i.test(p);
+  const allowed = (p: string): boolean => p.startsWith('dist/src/') || p.startsWith('dist/cjs/') || /^alias\/(README\.md|client(-common|-web)?\/.*\.(js|d\.ts|json))$/.test(p) || /^src\/.*\.ts$/.test(p) || p === 'package.json' || /^(README|LICENSE|LICENCE|NOTICE|CHANGELOG)(\.md|\.txt)?$/i.test(p);
   assert.deepEqual(files.filter((p) => !allowed(p)), [], 'files outside the allowed set');
   assert.ok(!files.some((p) => /(^|\/)(test|tests|fixtures|bench|demo|scripts|notes)\//.test(p) || /\.test\.js$/.test(p)), 'tests, fixtures or benches in the tarball');
   for (const p of ['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/codec.js', 'dist/src/codec.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']) {
     assert.ok(files.includes(p), `${p} is not in the tarball`);
+  }
+  // The alias packages (docs/migrating.md, libraries) and what their entries load by relative path.
+  for (const p of ['alias/client/package.json', 'alias/client/index.js', 'alias/client/index.d.ts', 'alias/client/dist/config.js', 'alias/client/dist/config.d.ts', 'alias/client-common/index.js', 'alias/client-web/index.js']) {
+    assert.ok(files.includes(p), `${p} is not in the tarball`);
+  }
+  for (const entry of files.filter((p) => /^alias\/.*\.(js|d\.ts)$/.test(p))) {
+    const text = readFileSync(join(ROOT, entry), 'utf8');
+    for (const [, spec] of text.matchAll(/(?:require\(|from )'(\.[^']+)'/g)) {
+      if (spec!.includes('compat-web')) continue; // loaded when this build has it (alias/client-web/index.js)
+      const target = join(dirname(entry), spec!).replace(/\\/g, '/').replace(/\.js$/, entry.endsWith('.d.ts') ? '.d.ts' : '.js');
+      assert.ok(files.includes(target), `${entry} loads ${spec}, which the tarball does not hold`);
+    }
   }
   // Every shipped module is the output of a current source file: a renamed or deleted source
   // leaves its old output in dist/, and npm would publish it (clean dist/ before packing).

@@ -1,0 +1,1 @@
+INSERT INTO items (id, nope) VALUES (1, 'x');

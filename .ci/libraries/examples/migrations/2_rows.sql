@@ -1,0 +1,1 @@
+INSERT INTO items (id, name) VALUES (1, 'first'), (2, 'second');

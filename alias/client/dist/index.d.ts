@@ -1,0 +1,2 @@
+export * from '../index.js';
+export { default } from '../index.js';
