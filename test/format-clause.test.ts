@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { queryAsync } from 'chdb';
 import { createClient, ChwireConfigError, type Client } from '../src/index.js';
-import { trailingFormat } from '../src/client/format-clause.js';
+import { FormatClauses, formatClauseError, trailingFormat } from '../src/client/format-clause.js';
 import { REAL_URL, SKIP_REAL } from './support/ch-server.js';
 
 /** Whether the engine answers `sql` (asked for TSV) in JSONEachRow, i.e. took a FORMAT clause from it. */
@@ -100,4 +100,14 @@ test('client on the 18.16 server: the same', { skip: SKIP_REAL }, async () => {
   const c = createClient({ url: REAL_URL });
   after(() => c.close());
   await checkClient(c);
+});
+
+test('FormatClauses (a client\'s remembered clauses) answers as trailingFormat does, for repeated, many and long texts', () => {
+  const known = new FormatClauses();
+  const texts = ['SELECT 1', 'SELECT 1 FORMAT JSONEachRow', "SELECT 'FORMAT CSV'", 'SELECT 1 FORMAT CSV SETTINGS max_threads = 1;', `SELECT ${'x, '.repeat(3000)}1 FORMAT TSV`];
+  for (let round = 0; round < 3; round++) for (const t of texts) assert.equal(known.of(t), trailingFormat(t), t);
+  for (let i = 0; i < 600; i++) assert.equal(known.of(`SELECT ${i} FORMAT Native`), 'Native');
+  assert.equal(known.of('SELECT 1'), undefined);
+  assert.equal(formatClauseError('SELECT 1 FORMAT CSV', undefined, known)?.message, formatClauseError('SELECT 1 FORMAT CSV', undefined)?.message);
+  assert.equal(formatClauseError('SELECT 1 FORMAT CSV', 'csv', known), undefined);
 });

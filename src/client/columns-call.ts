@@ -17,7 +17,7 @@ export function fetchColumns(client: QueryClient, sql: string, opts: ColumnsOpti
   try {
     const c = implOf(client, 'fetchColumns');
     checkCallOptions('fetchColumns', opts);
-    const clause = formatClauseError(sql, undefined);
+    const clause = formatClauseError(sql, undefined, c.formatClauses);
     if (clause !== undefined) throw clause;
     return c.tracked(opts, (o) => c.observed('fetchColumns', sql, o.queryId ?? newQueryId(), o, undefined,
       (queryId) => fetchColumnsImpl(c, sql, { ...o, ...mergeDecodeOptions(c.decodeDefaults, pickDecodeOptions(o)), ...(queryId === undefined ? {} : { queryId }) }),

@@ -35,11 +35,34 @@ function endsHere(tokens: readonly Token[], i: number): boolean {
 }
 
 /**
+ * trailingFormat of the SQL texts a client sends again and again (an app's queries are a few fixed
+ * strings): remembered per client, so a repeated small query is not tokenized on every call.
+ * Bounded: texts up to MAX_TEXT characters, at most MAX_TEXTS of them (all forgotten when full).
+ */
+export class FormatClauses {
+  private readonly known = new Map<string, string | null>();
+
+  of(sql: string): string | undefined {
+    if (sql.length > MAX_TEXT) return trailingFormat(sql);
+    const hit = this.known.get(sql);
+    if (hit !== undefined) return hit ?? undefined;
+    const own = trailingFormat(sql);
+    if (this.known.size >= MAX_TEXTS) this.known.clear();
+    this.known.set(sql, own ?? null);
+    return own;
+  }
+}
+
+const MAX_TEXT = 4096;
+const MAX_TEXTS = 256;
+
+/**
  * The error for `sql` sent by a call that decodes rows (`rawFormat` undefined) or by streamRaw with
  * `rawFormat`, when its own FORMAT clause takes the format out of the call's hands; else undefined.
+ * `known`: the client's remembered clauses (the answer is the same with or without).
  */
-export function formatClauseError(sql: string, rawFormat: string | undefined): ChwireConfigError | undefined {
-  const own = trailingFormat(sql);
+export function formatClauseError(sql: string, rawFormat: string | undefined, known?: FormatClauses): ChwireConfigError | undefined {
+  const own = known !== undefined ? known.of(sql) : trailingFormat(sql);
   if (own === undefined) return undefined;
   if (rawFormat === undefined) {
     return new ChwireConfigError(`the SQL ends with its own FORMAT ${own} clause: this call decodes the rows, so the client chooses the format; remove the clause, or use streamRaw(sql, { format: '${own}' }) for the bytes in ${own}`);

@@ -22,7 +22,7 @@ import { resolveConfig, renderSetting, type ClientOptions, type Settings, type T
 import { mergeDecodeOptions, pickDecodeOptions } from './decode-options.js';
 import type { QueryParams } from './params.js';
 export type { QueryParams, QueryParamValue } from './params.js';
-import { formatClauseError } from './format-clause.js';
+import { FormatClauses, formatClauseError } from './format-clause.js';
 import { checkResponseFormat } from './response-format.js';
 import { placeholderTypes } from './placeholders.js';
 import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
@@ -124,6 +124,8 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   /** The client's callTimeout (ms; 0: none): how long a buffered call may take in all. */
   readonly callTimeout: number;
   readonly schemas = new SchemaCache();
+  /** The FORMAT clauses of SQL texts this client has sent (format-clause.ts). */
+  readonly formatClauses = new FormatClauses();
   private readonly settings: Settings;
   private readonly roles: readonly string[] | undefined;
   readonly decodeDefaults: DecodeOptions;
@@ -133,6 +135,8 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   private closing: Promise<void> | undefined;
   /** Aborted by destroy() (or close()'s timeout): every call's signal follows it. */
   private readonly cancelAll = new AbortController();
+  /** The signals of the tracked calls in flight: destroy() aborts each (tracked()). */
+  private readonly live = new Set<CallSignal>();
   /** Calls in flight (public calls, and opened streams until they release their connection). */
   private inFlight = 0;
   private drained: (() => void) | undefined;
@@ -209,18 +213,23 @@ export class QueryClientImpl implements QueryClient, ClientCore {
    * A public call that returns a promise: counted in flight, with destroy() reaching its signal.
    * `call`: the name of a call bounded by callTimeout (its own, else the client's): past it, the
    * call is aborted (the query killed) and fails with ChwireTimeoutError.
+   * The call's signal is a controller of its own (see CallSignal) that destroy() reaches while the
+   * call runs: without a caller's signal no AbortSignal.any, and no timer unless a callTimeout
+   * applies (each cost more than the rest of a small call's client work on Node 20).
    */
   async tracked<O extends { signal?: AbortSignal | undefined; callTimeout?: number | undefined }, T>(opts: O, run: (opts: O) => Promise<T>, call?: string): Promise<T> {
     this.enter();
-    let ms = 0;
-    let deadline: AbortSignal | undefined;
+    const link = new CallSignal(opts.signal);
+    this.live.add(link);
     try {
-      ms = call === undefined ? 0 : callTimeoutOf(call, opts.callTimeout, this.callTimeout);
-      deadline = ms > 0 ? AbortSignal.timeout(ms) : undefined;
-      return await run(this.cancellable(opts, deadline));
+      const ms = call === undefined ? 0 : callTimeoutOf(call, opts.callTimeout, this.callTimeout);
+      if (ms > 0) link.deadline(ms);
+      return await run({ ...opts, signal: link.signal });
     } catch (e) {
-      throw this.timedOut(this.cancelled(e, opts.signal), opts.signal, deadline, ms, call);
+      throw this.timedOut(this.cancelled(e, opts.signal), opts.signal, link, call);
     } finally {
+      link.unlink();
+      this.live.delete(link);
       this.leave();
     }
   }
@@ -237,10 +246,10 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   }
 
   /** A call that its callTimeout ended (not the caller's signal, not destroy()): a ChwireTimeoutError that says so. */
-  private timedOut(e: unknown, theirs: AbortSignal | undefined, deadline: AbortSignal | undefined, ms: number, call: string | undefined): unknown {
-    if (deadline === undefined || !deadline.aborted || theirs?.aborted === true || this.cancelAll.signal.aborted) return e;
+  private timedOut(e: unknown, theirs: AbortSignal | undefined, link: CallSignal, call: string | undefined): unknown {
+    if (link.timeoutMs === 0 || !link.timedOut || theirs?.aborted === true || this.cancelAll.signal.aborted) return e;
     if (!(e instanceof ChwireAbortError) && !(e instanceof ChwireConnectionError)) return e;
-    return new ChwireTimeoutError(`${call ?? 'the call'} did not end within ${ms} ms (callTimeout): it was cancelled and its query stopped on the server`, { queryId: e.queryId, cause: e, host: e.host });
+    return new ChwireTimeoutError(`${call ?? 'the call'} did not end within ${link.timeoutMs} ms (callTimeout): it was cancelled and its query stopped on the server`, { queryId: e.queryId, cause: e, host: e.host });
   }
 
   /**
@@ -304,7 +313,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
    */
   private async send(sql: string, opts: Omit<QueryOptions, 'format'> & { format?: string; idempotent?: boolean }, format: string | null, queryId: string, call: Call | undefined, buffered = false): Promise<{ response: TransportResponse; release: () => void; format: string | undefined; wire: WireRead; reader: RowReader | undefined }> {
     // A statement's own FORMAT clause would override the format this call asks for (format-clause.ts).
-    const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format);
+    const clause = format === null ? undefined : formatClauseError(sql, format === '' ? undefined : format, this.formatClauses);
     if (clause !== undefined) throw clause;
     const { info, caps } = await this.capabilities(opts.signal, call);
     const params = await this.queryParams(opts, caps, info, sql);
@@ -529,7 +538,9 @@ export class QueryClientImpl implements QueryClient, ClientCore {
 
   /** Aborts every call in flight (their signals follow cancelAll; their requests are cut, their queries killed). */
   private cancel(reason: string): void {
-    if (!this.cancelAll.signal.aborted) this.cancelAll.abort(reason);
+    if (this.cancelAll.signal.aborted) return;
+    this.cancelAll.abort(reason);
+    for (const link of [...this.live]) link.abort(reason);
   }
 
   private async shut(): Promise<void> {
@@ -574,6 +585,47 @@ function closedError(state: 'closing' | 'closed'): ChwireConfigError {
   return new ChwireConfigError(state === 'closing'
     ? 'the client is closing (close() or destroy() was called): it takes no new calls'
     : 'the client is closed (close() or destroy() was called): it takes no new calls');
+}
+
+/**
+ * A tracked call's own signal: aborted by the caller's signal (with its reason), by destroy()
+ * (QueryClientImpl.cancel, with its reason) or by the callTimeout (a TimeoutError DOMException, as
+ * AbortSignal.timeout gives). `unlink` when the call is over: its timer is cleared.
+ */
+class CallSignal {
+  private readonly ctl = new AbortController();
+  /** The signal the call runs with: ours, or (with a caller's signal) one that follows both. */
+  readonly signal: AbortSignal;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The callTimeout armed (ms; 0: none) and whether it is what aborted the call. */
+  timeoutMs = 0;
+  timedOut = false;
+
+  constructor(theirs: AbortSignal | undefined) {
+    // The caller's signal is followed through AbortSignal.any, which adds no listener to it: one
+    // signal shared by many concurrent calls must not collect a listener per call (Node warns past 10).
+    this.signal = theirs === undefined ? this.ctl.signal : anySignal([theirs, this.ctl.signal]);
+  }
+
+  abort(reason: unknown): void {
+    if (!this.ctl.signal.aborted) this.ctl.abort(reason);
+  }
+
+  deadline(ms: number): void {
+    this.timeoutMs = ms;
+    if (this.ctl.signal.aborted) return;
+    this.timer = setTimeout(() => {
+      if (this.ctl.signal.aborted) return;
+      this.timedOut = true;
+      this.ctl.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    }, ms);
+    // As AbortSignal.timeout's: the timer alone does not keep the process alive.
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  unlink(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+  }
 }
 
 /**

@@ -225,6 +225,8 @@ export class HttpTransport implements Transport {
   private probe: Promise<ServerInfo> | undefined;
   /** Retries granted against calls made (retry-budget.ts); undefined: no budget. */
   readonly budget: RetryBudget | undefined;
+  /** The headers of every request without headers of its own, when no accessToken function is asked per request (built once). */
+  private fixedHeaders: Record<string, string> | undefined;
 
   constructor(private readonly opts: HttpTransportOptions) {
     checkCodecAvailable('compression.response', opts.compression === true ? 'gzip' : opts.compression);
@@ -411,8 +413,11 @@ export class HttpTransport implements Transport {
     const end = (): void => { if (!ended) { ended = true; this.hostSet.end(host); } };
     let sent: { req: http.ClientRequest; res: http.IncomingMessage };
     try {
-      // Built per request (an accessToken function is asked here).
-      const headers = requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: req.httpHeaders, accept: this.responseCodec });
+      // Built per request when an accessToken function is asked here or the call has headers of
+      // its own; otherwise the client's one set, built on first use (sendOnce copies it).
+      const headers = req.httpHeaders === undefined && typeof this.opts.accessToken !== 'function'
+        ? this.fixedHeaders ??= requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: undefined, accept: this.responseCodec })
+        : requestHeaders({ auth: await authHeaders(this.opts), clientHeaders: this.opts.httpHeaders, callHeaders: req.httpHeaders, accept: this.responseCodec });
       sent = await this.sendOnce(host, out.ping ? 'GET' : 'POST', path, body, { signal: req.signal, queryId: out.queryId, headTimeout: out.headTimeout, timeoutLabel: out.timeoutLabel, traceparent: req.traceparent, inputPending: req.inputPending, probe: out.probe === true, spent: out.spent }, headers);
     } catch (e) {
       end();

@@ -134,9 +134,27 @@ export function requestHeaders(i: HeaderInputs): Record<string, string> {
   return h;
 }
 
-/** The query string: `query` parameters, then one `role` parameter per role (`role=a&role=b`). */
+/**
+ * The query string: `query` parameters, then one `role` parameter per role (`role=a&role=b`).
+ * Byte for byte what URLSearchParams writes (application/x-www-form-urlencoded): every name and
+ * value is escaped, so none can add a parameter or change another's meaning. A text made only of
+ * the characters that encoding leaves as they are (letters, digits, `*-._`: setting names, query
+ * ids, numbers, format names) is written as is, without building a URLSearchParams per request.
+ */
 export function queryString(query: Readonly<Record<string, string>>, roles: readonly string[] | undefined): string {
-  const qs = new URLSearchParams(query);
-  for (const r of roles ?? []) qs.append('role', r);
-  return qs.toString();
+  let out = '';
+  for (const k in query) {
+    if (!Object.prototype.hasOwnProperty.call(query, k)) continue;
+    out += (out === '' ? '' : '&') + formEncode(k) + '=' + formEncode(query[k]!);
+  }
+  if (roles !== undefined) for (const r of roles) out += (out === '' ? 'role=' : '&role=') + formEncode(r);
+  return out;
+}
+
+/** The characters application/x-www-form-urlencoded leaves unescaped (the URL Standard's set). */
+const FORM_PLAIN = /^[A-Za-z0-9*\-._]*$/;
+
+/** `s` as URLSearchParams writes a name or a value (the same function for every other text). */
+export function formEncode(s: string): string {
+  return FORM_PLAIN.test(s) ? s : new URLSearchParams([['', s]]).toString().slice(1);
 }

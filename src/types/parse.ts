@@ -553,5 +553,22 @@ export function jsonNode(
 
 /** Parse one ClickHouse type name. Throws ChwireTypeError (with the position) when malformed. */
 export function parseType(text: string): TypeNode {
-  return new TypeParser(text).parseAll();
+  if (text.length > MAX_REMEMBERED_TEXT) return new TypeParser(text).parseAll();
+  let node = remembered.get(text);
+  if (node === undefined) {
+    node = new TypeParser(text).parseAll();
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    remembered.set(text, node);
+  }
+  return node;
 }
+
+/**
+ * The ASTs of type texts parsed so far (a TypeNode is immutable data, ast.ts, so one AST serves
+ * every caller): a result's header is read once per call, and small calls repeat the same few
+ * types. Bounded: texts up to MAX_REMEMBERED_TEXT characters, at most MAX_REMEMBERED of them (all
+ * forgotten when full); a text that fails to parse is not remembered (its error is raised each time).
+ */
+const remembered = new Map<string, TypeNode>();
+const MAX_REMEMBERED = 1024;
+const MAX_REMEMBERED_TEXT = 512;
