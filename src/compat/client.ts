@@ -25,6 +25,8 @@ import { insertText, queryText, statementText } from './formats.js';
 import { compatConfig, settingsOf, type ClickHouseClientConfigOptions, type ClickHouseSettings, type JSONHandling } from './options.js';
 import { ResultSet, type ResponseHeaders } from './result-set.js';
 import { bodyOf, checkValues } from './values.js';
+import { JsonFastPath, type FastQuery } from './json-fast/fast-query.js';
+import type { ProbeAnswer } from './json-fast/probe.js';
 
 // The explicit-resource-management symbols, declared as @types/node declares them, so that these
 // declarations type-check under a `lib` without esnext.disposable (ES2020, ES2022; with or without
@@ -126,6 +128,7 @@ class CompatClient implements ClickHouseClient {
   private readonly responseCompression: boolean;
   private readonly log: OfficialLogger | undefined;
   private readonly auth: AuthClients;
+  private readonly fast: JsonFastPath;
 
   constructor(options: ClickHouseClientConfigOptions = {}) {
     const cfg = compatConfig(options, (app) => (app !== undefined ? `${app} ${USER_AGENT}` : USER_AGENT));
@@ -136,14 +139,29 @@ class CompatClient implements ClickHouseClient {
     const transport = compatTransport(cfg.maxHeaderSize);
     this.client = createClientWith(cfg.chwire, transport);
     this.auth = new AuthClients(cfg.chwire, transport);
+    this.fast = new JsonFastPath(cfg.jsonFastPath);
   }
 
   async query<F extends string = 'JSON'>(params: QueryParams & { format?: F }): Promise<ResultSet<F>> {
     const format = (params.format ?? 'JSON') as F;
     const queryId = params.query_id || randomUUID();
-    const { response, body } = await this.send('Query', queryText(params.query, format), params, queryId, format);
     const limits = (this.client as unknown as ClientCore).resultLimits;
+    const fast = await this.fastPlan(params, format);
+    if (fast !== undefined) {
+      // JSON fast path (json-fast/): the rows in a binary format, the server's JSON only if they cannot be served.
+      const { response, body } = await this.send('Query', queryText(params.query, fast.plan.wireFormat), params, queryId, fast.plan.wireFormat);
+      const resend = async (): Promise<Readable> => (await this.fast.resend(params.query, () => this.send('Query', queryText(params.query, format), params, queryId, format))).body;
+      return new ResultSet(body, format, queryId, { ...response.headers, ...fast.facts.jsonHeaders }, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES, { plan: fast.plan, resend });
+    }
+    const { response, body } = await this.send('Query', queryText(params.query, format), params, queryId, format);
     return new ResultSet(body, format, queryId, response.headers ?? {}, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES);
+  }
+
+  /** The JSON fast path's plan for a query (json-fast/plan.ts), or undefined: send it as the official client does. */
+  private fastPlan(p: QueryParams, format: string): Promise<FastQuery | undefined> {
+    const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
+    return this.fast.plan(core, p.query, format, () => core.settingsFor({ settings: settingsOf(p.clickhouse_settings) }),
+      (p.session_id ?? this.sessionId) !== undefined, this.json.parse === JSON.parse, (sql, maxBytes) => probeOf(core, sql, maxBytes));
   }
 
   async exec(params: ExecParams): Promise<ExecResult> {
@@ -275,6 +293,24 @@ class CompatClient implements ClickHouseClient {
  * createClient(options), and `instanceof ClickHouseClient` holds for every chwire/compat client.
  */
 export const ClickHouseClient: { new (options?: ClickHouseClientConfigOptions): ClickHouseClient; prototype: ClickHouseClient } = CompatClient;
+
+/** The fast path's probe (json-fast/probe.ts) sent as the client's own query: JSONEachRow, read to at most `maxBytes`. */
+async function probeOf(core: ClientCore, sql: string, maxBytes: number): Promise<ProbeAnswer> {
+  const queryId = randomUUID();
+  const response = await core.request({ sql: queryText(sql, 'JSONEachRow'), format: 'JSONEachRow', settings: core.settingsFor({}), queryId, idempotent: true, whole: true });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const c of heldBody(response, queryId)) {
+      size += c.byteLength;
+      if (size > maxBytes) throw new ChwireConfigError('the fast path\'s probe answered more than it can');
+      chunks.push(c);
+    }
+  } finally {
+    response.cancel();
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), headers: response.headers ?? {} };
+}
 
 /** Whether chwire's error carries a server's text. */
 function isServerText(e: unknown): boolean {
