@@ -13,7 +13,7 @@ import type { Capabilities } from '../client/capabilities.js';
 import type { TransportTarget } from '../client/config.js';
 import { heldBody } from '../client/tail-hold.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../client/result-limits.js';
-import { ChwireConfigError, ChwireServerError } from '../errors.js';
+import { ChwireAbortError, ChwireConfigError, ChwireServerError } from '../errors.js';
 import type { ServerInfo } from '../transport/types.js';
 import { AuthClients, type CallAuth } from './auth.js';
 import type { OfficialLogger } from './log.js';
@@ -146,19 +146,29 @@ class CompatClient implements ClickHouseClient {
     const format = (params.format ?? 'JSON') as F;
     const queryId = params.query_id || randomUUID();
     const limits = (this.client as unknown as ClientCore).resultLimits;
-    const fast = await this.fastPlan(params, format);
+    const fast = this.fastPlan(params, format);
     if (fast !== undefined) {
+      // Re-sent after query() resolved: an abort by then is one of a request under way (as the official client's read would meet it).
+      const underWay = (): void => { if (params.abort_signal?.aborted === true) throw this.failed('Query', queryId, params, new ChwireAbortError('the query was aborted while it was being read')); };
       // JSON fast path (json-fast/): the rows in a binary format, the server's JSON only if they cannot be served.
-      const { response, body } = await this.send('Query', queryText(params.query, fast.plan.wireFormat), params, queryId, fast.plan.wireFormat);
-      const resend = async (): Promise<Readable> => (await this.fast.resend(params.query, () => this.send('Query', queryText(params.query, format), params, queryId, format))).body;
-      return new ResultSet(body, format, queryId, { ...response.headers, ...fast.facts.jsonHeaders }, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES, { plan: fast.plan, resend });
+      const asJson = () => { underWay(); return this.fast.resend(params.query, () => this.send('Query', queryText(params.query, format), params, queryId, format)); };
+      let sent: { response: TransportResponse; body: Readable };
+      try {
+        sent = await this.send('Query', queryText(params.query, fast.plan.wireFormat), params, queryId, fast.plan.wireFormat, undefined, (e) => !JsonFastPath.namesFormat(e, fast.plan));
+      } catch (e) {
+        if (!JsonFastPath.namesFormat(e, fast.plan)) throw e;
+        const { response, body } = await asJson();
+        return new ResultSet(body, format, queryId, response.headers ?? {}, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES);
+      }
+      const resend = async (): Promise<Readable> => (await asJson()).body;
+      return new ResultSet(sent.body, format, queryId, { ...sent.response.headers, ...fast.facts.jsonHeaders }, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES, { plan: fast.plan, resend });
     }
     const { response, body } = await this.send('Query', queryText(params.query, format), params, queryId, format);
     return new ResultSet(body, format, queryId, response.headers ?? {}, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES);
   }
 
   /** The JSON fast path's plan for a query (json-fast/plan.ts), or undefined: send it as the official client does. */
-  private fastPlan(p: QueryParams, format: string): Promise<FastQuery | undefined> {
+  private fastPlan(p: QueryParams, format: string): FastQuery | undefined {
     const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
     return this.fast.plan(core, p.query, format, () => core.settingsFor({ settings: settingsOf(p.clickhouse_settings) }),
       (p.session_id ?? this.sessionId) !== undefined, this.json.parse === JSON.parse, (sql, maxBytes) => probeOf(core, sql, maxBytes));
@@ -238,7 +248,8 @@ class CompatClient implements ClickHouseClient {
    * official client, the server refuses a second query in a busy session. A failure is written to
    * the client's log (the console by default), as the official client writes it.
    */
-  private async send(op: Op, sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>): Promise<{ response: TransportResponse; body: Readable }> {
+  private async send(op: Op, sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>,
+    logged: (officialError: unknown) => boolean = () => true): Promise<{ response: TransportResponse; body: Readable }> {
     let response: TransportResponse;
     try {
       const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
@@ -250,7 +261,8 @@ class CompatClient implements ClickHouseClient {
         whole: format !== undefined, body: values, ...surface,
       });
     } catch (e) {
-      throw this.failed(op, queryId, p, e);
+      // `logged`: a failure the caller meets by sending again (the JSON fast path) is not the call's failure.
+      throw this.failed(op, queryId, p, e, logged);
     }
     const r = response;
     const failed = (e: unknown): unknown => this.failed(op, queryId, p, e);
@@ -272,9 +284,9 @@ class CompatClient implements ClickHouseClient {
    * request; when the call sent parameter or body values, which a server message may quote, the
    * logged error keeps its class and code but not the server's text.
    */
-  private failed(op: Op, queryId: string, p: BaseQueryParams & { values?: unknown }, e: unknown): unknown {
+  private failed(op: Op, queryId: string, p: BaseQueryParams & { values?: unknown }, e: unknown, logged: (officialError: unknown) => boolean = () => true): unknown {
     const out = toOfficialError(e);
-    if (this.log !== undefined) {
+    if (this.log !== undefined && logged(out)) {
       const quotes = op === 'Insert' || p.values !== undefined || (p.query_params !== undefined && Object.keys(p.query_params).length > 0);
       let err = out instanceof Error ? out : new Error(String(out));
       if (quotes && out instanceof ClickHouseError) err = new ClickHouseError({ code: out.code, type: out.type, message: 'the server\'s message is withheld from the log (it may quote parameter or inserted values)' });

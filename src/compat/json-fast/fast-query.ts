@@ -1,5 +1,6 @@
-// The JSON fast path's part of a compat client: the server facts per credentials (probe.ts), the
-// plan of each query before it is sent (plan.ts), the statements known to need the server's JSON,
+// The JSON fast path's part of a compat client: the server facts per credentials (probe.ts, asked
+// in the background: queries before its answer go as JSON), the plan of each query before it is
+// sent (plan.ts), the statements known to need the server's JSON,
 // and the re-send of a query whose result the binary path cannot serve.
 //
 // Invariant: a query goes by the fast path only when plan.ts says so before sending. A result the
@@ -34,13 +35,24 @@ export class JsonFastPath {
   constructor(private readonly enabled: boolean) {}
 
   /** The plan for `sql` in `format`, or undefined (send it as JSON). `client`: whose facts (per credentials). */
-  async plan(client: object, sql: string, format: string, settings: () => Readonly<Record<string, string>>, session: boolean, defaultParse: boolean,
-    run: (sql: string, maxBytes: number) => Promise<ProbeAnswer>): Promise<FastQuery | undefined> {
+  plan(client: object, sql: string, format: string, settings: () => Readonly<Record<string, string>>, session: boolean, defaultParse: boolean,
+    run: (sql: string, maxBytes: number) => Promise<ProbeAnswer>): FastQuery | undefined {
     if (!this.enabled || format !== 'JSONEachRow' || session || !defaultParse || this.asJson.has(sql)) return undefined;
-    const facts = await this.probe.get(client, run);
+    const facts = this.probe.peek(client, run);
     if (facts === undefined) return undefined;
-    const plan = planBeforeSend({ format, settings: settings(), session, defaultParse }, facts);
+    const plan = planBeforeSend({ format, sqlLength: sql.length, settings: settings(), session, defaultParse }, facts);
     return plan === undefined ? undefined : { plan, facts };
+  }
+
+  /**
+   * Whether a fast request's failure (before any body) must be met by sending the query as JSON:
+   * the server's message names the binary format (a syntax error quotes the statement with its
+   * FORMAT clause; a format may refuse a type), so the official client's message would differ.
+   * Other failures do not depend on the format and are the caller's error as they are.
+   */
+  static namesFormat(e: unknown, plan: FastPlan): boolean {
+    const message = (e as { message?: unknown } | null)?.message;
+    return typeof message === 'string' && message.includes(plan.wireFormat === 'Native' ? 'Native' : 'RowBinary');
   }
 
   /** `send` once more (as JSON), `sql` remembered as needing JSON; waits out the first request's query id. */

@@ -70,11 +70,16 @@ const MODELLED: Readonly<Record<string, (v: string) => boolean>> = {
   session_timezone: (v) => v === '' || UTC_ZONES.has(v),
 };
 
-/** The settings whose values the probe reads whether changed or not. */
-export const MODELLED_NAMES: readonly string[] = Object.keys(MODELLED);
+/** The settings whose values the probe reads whether changed or not (max_query_size: see planBeforeSend). */
+export const MODELLED_NAMES: readonly string[] = [...Object.keys(MODELLED), 'max_query_size'];
+
+/** The most characters a FORMAT clause adds beyond the statement (` \nFORMAT RowBinaryWithNamesAndTypes`), with room to spare. */
+const CLAUSE_ROOM = 64;
 
 export interface BeforeSend {
   readonly format: string;
+  /** The statement's length in characters (max_query_size is counted in bytes: ≥ characters). */
+  readonly sqlLength: number;
   /** The settings the query is sent with (client's and call's, rendered). */
   readonly settings: Readonly<Record<string, string>>;
   readonly session: boolean;
@@ -92,6 +97,9 @@ export function planBeforeSend(q: BeforeSend, server: ServerFacts | undefined): 
     const ok = Object.prototype.hasOwnProperty.call(MODELLED, name) ? MODELLED[name]! : undefined;
     if (ok === undefined || !ok(effective[name]!)) return undefined;
   }
+  // A statement near max_query_size could fit with one FORMAT clause and not with the other: as JSON.
+  const maxQuery = Number(effective['max_query_size'] ?? 262144);
+  if (!(q.sqlLength * 4 + CLAUSE_ROOM <= maxQuery)) return undefined;
   const q64 = effective['output_format_json_quote_64bit_integers'];
   const session = effective['session_timezone'];
   const zone = session !== undefined && session !== '' ? session : server.timezone;

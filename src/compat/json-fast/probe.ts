@@ -2,8 +2,8 @@
 // its version (which binary format, which JSON rendering), timezone() (zone-less date-times) and
 // the settings the user's profile changed (they change the server's JSON as much as a call's do)
 // and the values of those the fast path models (a build may have its own defaults).
-// One small query, made lazily by the first query that could take the fast path, once per chwire
-// client (per credentials).
+// One small query, started by the first query that could take the fast path (which goes as JSON),
+// once per chwire client (per credentials).
 //
 // Invariant: a probe that fails, or answers anything but the one expected line, gives undefined
 // (then every query goes as JSON, as without the fast path); never an error of the caller's call.
@@ -42,16 +42,20 @@ export function factsOf(text: string, headers: Readonly<Record<string, string | 
 /** The probe's answer: its body's text and its response headers. */
 export interface ProbeAnswer { readonly text: string; readonly headers: Readonly<Record<string, string | string[] | undefined>> }
 
-/** The facts per client (its credentials), asked once; `run` sends PROBE_SQL as JSONEachRow. */
+/**
+ * The facts per client (its credentials), asked once, in the background: no call waits for the
+ * probe (nor can its abort signal end it), a call made before the answer goes as JSON.
+ */
 export class ServerProbe {
-  private readonly facts = new WeakMap<object, Promise<ServerFacts | undefined>>();
+  private readonly asked = new WeakSet<object>();
+  private readonly facts = new WeakMap<object, ServerFacts | undefined>();
 
-  get(client: object, run: (sql: string, maxBytes: number) => Promise<ProbeAnswer>): Promise<ServerFacts | undefined> {
-    let p = this.facts.get(client);
-    if (p === undefined) {
-      p = run(PROBE_SQL, MAX_BYTES).then((a) => factsOf(a.text, a.headers), () => undefined);
-      this.facts.set(client, p);
+  /** The facts when known; otherwise undefined, and the probe started if it was not (`run` sends PROBE_SQL as JSONEachRow). */
+  peek(client: object, run: (sql: string, maxBytes: number) => Promise<ProbeAnswer>): ServerFacts | undefined {
+    if (!this.asked.has(client)) {
+      this.asked.add(client);
+      run(PROBE_SQL, MAX_BYTES).then((a) => factsOf(a.text, a.headers), () => undefined).then((f) => { this.facts.set(client, f); }, () => undefined);
     }
-    return p;
+    return this.facts.get(client);
   }
 }
