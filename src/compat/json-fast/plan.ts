@@ -195,6 +195,16 @@ export function rowFixOf(columns: readonly ColumnInfo[], plan: FastPlan): RowFix
   }
   const n = names.length;
   if (n === 0) return () => { /* every value already is JSON.parse's */ };
+  if (fns.every((f) => f === finite)) {
+    // Float columns only: a property is written only for NaN / ±Infinity (x - x is 0 for every finite x).
+    return (row) => {
+      for (let i = 0; i < n; i++) {
+        const k = names[i]!;
+        const v = row[k] as number;
+        if (v - v !== 0) row[k] = null;
+      }
+    };
+  }
   return (row) => {
     for (let i = 0; i < n; i++) { const k = names[i]!; row[k] = fns[i]!(row[k]); }
   };
