@@ -136,7 +136,16 @@ export class ResultSet<Format extends string = string> {
       // Each row's text is the server's own line: the query is read as the server's JSON.
       this.fast = undefined;
       this.body.destroy();
-      this.body = Readable.from((async function* () { yield* await fast.resend(); })(), { objectMode: false });
+      this.body = Readable.from((async function* () {
+        // Destroyed before or while it is read: the re-sent request is released too.
+        let json: Readable | undefined;
+        try {
+          json = await fast.resend();
+          yield* json;
+        } finally {
+          json?.destroy();
+        }
+      })(), { objectMode: false });
     }
     return this.rows(undefined);
   }
