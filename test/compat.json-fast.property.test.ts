@@ -207,6 +207,19 @@ for (const t of TARGETS) {
     }
   });
 
+  test(`${t.name}: a result of many chunks (and Native blocks) through the fast path`, { skip: t.skip }, async () => {
+    const compat = await primed(t);
+    try {
+      const query = '/* many */ SELECT number AS n, toString(number) AS s, number / 3 AS f, toFloat32(number / 7) AS g FROM system.numbers LIMIT 70000';
+      const expected = await serverJson(t.url, query);
+      t.mark();
+      assert.deepStrictEqual(await (await compat.query({ query, format: 'JSONEachRow' })).json(), expected);
+      assert.deepStrictEqual(t.formats('/* many */').slice(-1), [t.old ? 'Native' : 'RowBinaryWithNamesAndTypes']);
+    } finally {
+      await compat.close();
+    }
+  });
+
   test(`${t.name}: 64-bit integers as numbers (output_format_json_quote_64bit_integers = 0), and Decimals with trailing zeros, through the fast path`, { skip: t.skip }, async () => {
     const compat = await primed(t, { clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
     try {
