@@ -6,6 +6,8 @@
 // parameter chwire cannot honour is refused with a ChwireConfigError saying so; errors are the
 // official shapes (errors.ts) with chwire's typed error as `cause`. requestTimeout counts from the
 // socket's assignment (the wait for a pooled socket apart), as the official client counts it.
+// The one exception to "sends what the official client sends": query() of JSONEachRow may ask for
+// the rows in a binary format, where json-fast/ proves the values the same (docs/migrating.md).
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createClientWith, type Client, type ClientCore } from '../client/client.js';

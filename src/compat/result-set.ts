@@ -4,6 +4,9 @@
 // client parses (each line of a streamable JSON format, or the one document of the others) with
 // the client's JSON handling; stream() yields arrays of rows, each the text of one line (its
 // newline removed) with json(), and drops bytes after the last newline, as the official client does.
+// A result of the JSON fast path (json-fast/) holds the rows in a binary format: json() decodes
+// them into the values JSON.parse would give; text(), stream() and a column the fast path does not
+// serve get the server's JSON by sending the query once more.
 import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
 import { StreamableFormats, isDocumentJson, isStreamable, isStreamableJson, type RawFormat, type SingleDocumentJSONFormat, type StreamableJSONFormat } from './formats.js';
 import type { JSONHandling } from './options.js';
