@@ -191,13 +191,29 @@ test('per-call auth, exec({ values }) and query_params with undefined are taken 
   assert.deepEqual(out[0]!.rows, [{ n: 1 }, { n: 2 }]);
 });
 
-test('no request the official client does not make: no SELECT version() before a query', async () => {
+test('no request the official client does not make: no SELECT version() before a query (by default; with json_fast_path: true, one probe per client beside the first query)', async () => {
   const server = await startTestServer();
   try {
     const c = compat.createClient({ url: server.url, ...OFF });
     await (await c.query({ query: 'SELECT 1 AS n', format: 'JSONEachRow' })).json();
     await c.close();
     assert.deepEqual(server.requests.map((r) => r.sql.trim()), ['SELECT 1 AS n \nFORMAT JSONEachRow']);
+    // With the JSON fast path (opted in): the first query goes as JSON while one probe of the
+    // server per client runs beside it; once it answered, queries go in binary (docs/migrating.md).
+    server.requests.length = 0;
+    const fast = compat.createClient({ url: server.url, ...OFF, json_fast_path: true });
+    const isProbe = (sql: string): boolean => /^SELECT version\(\) AS v, timezone\(\) AS z, .* FROM system\.settings WHERE changed OR name IN/.test(sql);
+    const binary = 'SELECT 1 AS n \nFORMAT RowBinaryWithNamesAndTypes';
+    for (let i = 0; i < 100 && !server.requests.some((r) => r.sql.trim() === binary); i++) {
+      await (await fast.query({ query: 'SELECT 1 AS n', format: 'JSONEachRow' })).json();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await fast.close();
+    const sent = server.requests.map((r) => r.sql.trim());
+    assert.equal(sent.filter(isProbe).length, 1);
+    const queries = sent.filter((q) => !isProbe(q));
+    assert.equal(queries[0], 'SELECT 1 AS n \nFORMAT JSONEachRow');
+    assert.equal(queries.at(-1), binary);
   } finally {
     await server.close();
   }

@@ -6,23 +6,28 @@
 // parameter chwire cannot honour is refused with a ChwireConfigError saying so; errors are the
 // official shapes (errors.ts) with chwire's typed error as `cause`. requestTimeout counts from the
 // socket's assignment (the wait for a pooled socket apart), as the official client counts it.
+// The one exception to "sends what the official client sends": query() of JSONEachRow may ask for
+// the rows in a binary format, where json-fast/ proves the values the same (docs/migrating.md).
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createClientWith, type Client, type ClientCore } from '../client/client.js';
 import type { TransportTarget } from '../client/config.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../client/result-limits.js';
-import { ChwireConfigError, ChwireServerError } from '../errors.js';
+import { ChwireAbortError, ChwireConfigError, ChwireServerError } from '../errors.js';
 import { AuthClients } from './auth.js';
+import { heldBody } from '../client/tail-hold.js';
 import type { OfficialLogger } from './log.js';
 import { HttpTransport } from '../transport/http.js';
 import type { Transport, TransportResponse } from '../transport/types.js';
 import { ClickHouseError, toOfficialError } from './errors.js';
 import { insertText, queryText, statementText } from './formats.js';
-import { compatConfig, type ClickHouseClientConfigOptions, type JSONHandling } from './options.js';
+import { compatConfig, settingsOf, type ClickHouseClientConfigOptions, type JSONHandling } from './options.js';
 import { ResultSet } from './result-set.js';
 import type { BaseQueryParams, CommandResult, PingParams, PingResult, QueryParams } from './call-types.js';
 import { bodyBytes, sendCall } from './send.js';
 import { bodyOf, checkValues } from './values.js';
+import { JsonFastPath, type FastQuery } from './json-fast/fast-query.js';
+import type { ProbeAnswer } from './json-fast/probe.js';
 
 export type { BaseQueryParams, CommandResult, PingParams, PingResult, QueryParams } from './call-types.js';
 
@@ -91,6 +96,7 @@ class CompatClient implements ClickHouseClient {
   private readonly responseCompression: boolean;
   private readonly log: OfficialLogger | undefined;
   private readonly auth: AuthClients<Client>;
+  private readonly fast: JsonFastPath;
 
   constructor(options: ClickHouseClientConfigOptions = {}) {
     const cfg = compatConfig(options, (app) => (app !== undefined ? `${app} ${USER_AGENT}` : USER_AGENT));
@@ -101,14 +107,39 @@ class CompatClient implements ClickHouseClient {
     const transport = compatTransport(cfg.maxHeaderSize);
     this.client = createClientWith(cfg.chwire, transport);
     this.auth = new AuthClients(cfg.chwire, transport, createClientWith);
+    this.fast = new JsonFastPath(cfg.jsonFastPath);
   }
 
   async query<F extends string = 'JSON'>(params: QueryParams & { format?: F }): Promise<ResultSet<F>> {
     const format = (params.format ?? 'JSON') as F;
     const queryId = params.query_id || randomUUID();
-    const { response, body } = await this.send('Query', queryText(params.query, format), params, queryId, format);
     const limits = (this.client as unknown as ClientCore).resultLimits;
+    const fast = this.fastPlan(params, format);
+    if (fast !== undefined) {
+      // Re-sent after query() resolved: an abort by then is one of a request under way (as the official client's read would meet it).
+      const underWay = (): void => { if (params.abort_signal?.aborted === true) throw this.failed('Query', queryId, params, new ChwireAbortError('the query was aborted while it was being read')); };
+      // JSON fast path (json-fast/): the rows in a binary format, the server's JSON only if they cannot be served.
+      const asJson = () => { underWay(); return this.fast.resend(params.query, () => this.send('Query', queryText(params.query, format), params, queryId, format)); };
+      let sent: { response: TransportResponse; body: Readable };
+      try {
+        sent = await this.send('Query', queryText(params.query, fast.plan.wireFormat), params, queryId, fast.plan.wireFormat, undefined, (e) => !JsonFastPath.namesFormat(e, fast.plan));
+      } catch (e) {
+        if (!JsonFastPath.namesFormat(e, fast.plan)) throw e;
+        const { response, body } = await asJson();
+        return new ResultSet(body, format, queryId, response.headers ?? {}, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES);
+      }
+      const resend = async (): Promise<Readable> => (await asJson()).body;
+      return new ResultSet(sent.body, format, queryId, { ...sent.response.headers, ...fast.facts.jsonHeaders }, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES, { plan: fast.plan, resend });
+    }
+    const { response, body } = await this.send('Query', queryText(params.query, format), params, queryId, format);
     return new ResultSet(body, format, queryId, response.headers ?? {}, this.json, limits.bytes ?? DEFAULT_MAX_RESULT_BYTES);
+  }
+
+  /** The JSON fast path's plan for a query (json-fast/plan.ts), or undefined: send it as the official client does. */
+  private fastPlan(p: QueryParams, format: string): FastQuery | undefined {
+    const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
+    return this.fast.plan(core, p.query, format, () => core.settingsFor({ settings: settingsOf(p.clickhouse_settings) }),
+      (p.session_id ?? this.sessionId) !== undefined, this.json.parse === JSON.parse, (sql, maxBytes) => probeOf(core, sql, maxBytes));
   }
 
   async exec(params: ExecParams): Promise<ExecResult> {
@@ -185,13 +216,15 @@ class CompatClient implements ClickHouseClient {
    * official client, the server refuses a second query in a busy session. A failure is written to
    * the client's log (the console by default), as the official client writes it.
    */
-  private async send(op: Op, sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>): Promise<{ response: TransportResponse; body: Readable }> {
+  private async send(op: Op, sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>,
+    logged: (officialError: unknown) => boolean = () => true): Promise<{ response: TransportResponse; body: Readable }> {
     let response: TransportResponse;
     try {
       const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
       response = await sendCall(core, sql, p, queryId, p.session_id ?? this.sessionId, format, values);
     } catch (e) {
-      throw this.failed(op, queryId, p, e);
+      // `logged`: a failure the caller meets by sending again (the JSON fast path) is not the call's failure.
+      throw this.failed(op, queryId, p, e, logged);
     }
     const bytes = bodyBytes(response, queryId, (e) => this.failed(op, queryId, p, e));
     return { response, body: Readable.from(bytes, { objectMode: false }) };
@@ -202,9 +235,9 @@ class CompatClient implements ClickHouseClient {
    * request; when the call sent parameter or body values, which a server message may quote, the
    * logged error keeps its class and code but not the server's text.
    */
-  private failed(op: Op, queryId: string, p: BaseQueryParams & { values?: unknown }, e: unknown): unknown {
+  private failed(op: Op, queryId: string, p: BaseQueryParams & { values?: unknown }, e: unknown, logged: (officialError: unknown) => boolean = () => true): unknown {
     const out = toOfficialError(e);
-    if (this.log !== undefined) {
+    if (this.log !== undefined && logged(out)) {
       const quotes = op === 'Insert' || p.values !== undefined || (p.query_params !== undefined && Object.keys(p.query_params).length > 0);
       let err = out instanceof Error ? out : new Error(String(out));
       if (quotes && out instanceof ClickHouseError) err = new ClickHouseError({ code: out.code, type: out.type, message: 'the server\'s message is withheld from the log (it may quote parameter or inserted values)' });
@@ -223,6 +256,24 @@ class CompatClient implements ClickHouseClient {
  * createClient(options), and `instanceof ClickHouseClient` holds for every chwire/compat client.
  */
 export const ClickHouseClient: { new (options?: ClickHouseClientConfigOptions): ClickHouseClient; prototype: ClickHouseClient } = CompatClient;
+
+/** The fast path's probe (json-fast/probe.ts) sent as the client's own query: JSONEachRow, read to at most `maxBytes`. */
+async function probeOf(core: ClientCore, sql: string, maxBytes: number): Promise<ProbeAnswer> {
+  const queryId = randomUUID();
+  const response = await core.request({ sql: queryText(sql, 'JSONEachRow'), format: 'JSONEachRow', settings: core.settingsFor({}), queryId, idempotent: true, whole: true });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const c of heldBody(response, queryId)) {
+      size += c.byteLength;
+      if (size > maxBytes) throw new ChwireConfigError('the fast path\'s probe answered more than it can');
+      chunks.push(c);
+    }
+  } finally {
+    response.cancel();
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), headers: response.headers ?? {} };
+}
 
 /** Whether chwire's error carries a server's text. */
 function isServerText(e: unknown): boolean {

@@ -56,6 +56,13 @@ export interface ClickHouseClientConfigOptions {
   max_response_headers_size?: number;
   /** Accepted: chwire sends parameters in the URL (a URL too long for the server fails with an error saying so). */
   use_multipart_params_auto?: boolean;
+  /**
+   * chwire's own: json() of JSONEachRow read through chwire's binary decoders where the result is
+   * sure to be deep-equal to the server's JSON parsed (docs/migrating.md, "The JSON fast path").
+   * Default false (every query sent as the official client sends it); true opts in, with the requests it adds
+   * (a probe per client; a fast query read with text()/stream() sent again as JSON).
+   */
+  json_fast_path?: boolean;
 }
 
 /** Official options chwire cannot honour, and why. */
@@ -71,7 +78,7 @@ const KNOWN = new Set(['url', 'host', 'pathname', 'request_timeout', 'max_open_c
   'http_agent', 'set_basic_auth_header', 'capture_enhanced_stack_trace', 'max_result_bytes',
   // Parameters go in the URL, as this option has them while the URL is short; a URL the server
   // refuses as too long fails with an error that says so (chwire sends no multipart body).
-  'use_multipart_params_auto', 'max_response_headers_size']);
+  'use_multipart_params_auto', 'max_response_headers_size', 'json_fast_path']);
 
 export interface CompatConfig {
   /** Options for chwire's createClientWith. */
@@ -85,6 +92,8 @@ export interface CompatConfig {
   maxHeaderSize: number | undefined;
   /** Where failed calls are written (the official logger at level ERROR or below), or undefined. */
   errorLog: OfficialLogger | undefined;
+  /** json_fast_path (default false: opt-in). */
+  jsonFastPath: boolean;
 }
 
 /** Turns the official options into chwire's; `userAgent` is the header value to send (the entry knows the runtime; undefined: none). */
@@ -160,7 +169,13 @@ export function compatConfig(o: ClickHouseClientConfigOptions, userAgent: (appli
     responseCompression,
     errorLog,
     maxHeaderSize: positiveIntegerOf('max_response_headers_size', o.max_response_headers_size),
+    jsonFastPath: booleanOf('json_fast_path', o.json_fast_path) ?? false,
   };
+}
+
+function booleanOf(name: string, v: boolean | undefined): boolean | undefined {
+  if (v !== undefined && typeof v !== 'boolean') throw new ChwireConfigError(`option ${name} must be true or false, got ${typeof v}`);
+  return v;
 }
 
 function positiveIntegerOf(name: string, v: number | undefined): number | undefined {

@@ -4,11 +4,16 @@
 // client parses (each line of a streamable JSON format, or the one document of the others) with
 // the client's JSON handling; stream() yields arrays of rows, each the text of one line (its
 // newline removed) with json(), and drops bytes after the last newline, as the official client does.
+// A result of the JSON fast path (json-fast/) holds the rows in a binary format: json() decodes
+// them into the values JSON.parse would give; text(), stream() and a column the fast path does not
+// serve get the server's JSON by sending the query once more.
 import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
 import { StreamableFormats, isDocumentJson, isStreamable, isStreamableJson } from './formats.js';
 import type { JSONHandling } from './options.js';
 import type { ResultBudget } from '../client/result-limits.js';
 import { resultBudget, type ResponseHeaders, type ResultJSONType, type Row } from './result-types.js';
+import type { FastSource } from './json-fast/fast-query.js';
+import { readFast } from './json-fast/read.js';
 
 // The explicit-resource-management symbols, declared as @types/node declares them, so that these
 // declarations type-check under a `lib` without esnext.disposable (ES2020, ES2022; with or without
@@ -29,13 +34,15 @@ export class ResultSet<Format extends string = string> {
   private consumed = false;
 
   constructor(
-    private readonly body: Readable,
+    private body: Readable,
     private readonly format: Format,
     readonly query_id: string,
     headers: ResponseHeaders,
     private readonly jsonHandling: JSONHandling,
     /** Most body bytes text() and json() read (max_result_bytes; 0: none). */
     private readonly maxBytes = 0,
+    /** The JSON fast path (json-fast/): `body` is the rows in a binary format, json() decodes them; text() and stream() get the server's JSON. */
+    private fast?: FastSource,
   ) {
     this.response_headers = Object.freeze({ ...headers });
   }
@@ -49,6 +56,7 @@ export class ResultSet<Format extends string = string> {
 
   /** The whole body as text. */
   async text(): Promise<string> {
+    if (this.fast !== undefined && !this.consumed) this.body = await this.asJson(this.fast);
     const budget = this.budget('text()');
     const decoder = new TextDecoder();
     let out = '';
@@ -71,6 +79,16 @@ export class ResultSet<Format extends string = string> {
 
   /** The result parsed: an array of the lines' values (streamable JSON formats) or the one document (JSON, JSONCompact, JSONObjectEachRow, …). */
   async json<T = unknown>(): Promise<ResultJSONType<T, Format>> {
+    const fast = this.fast;
+    if (fast !== undefined && !this.consumed) {
+      this.fast = undefined;
+      const budget = this.budget('json()');
+      const rows = await readFast(this.take(), fast.plan, (n) => budget.addBytes(n));
+      if (rows !== undefined) return rows as ResultJSONType<T, Format>;
+      // A column the fast path cannot serve: the same query as the server's JSON, read as without it.
+      this.body = await fast.resend();
+      this.consumed = false;
+    }
     if (isStreamableJson(this.format)) {
       const out: unknown[] = [];
       for await (const rows of this.rows(this.budget('json()'))) for (const r of rows as Row[]) out.push(r.json());
@@ -83,7 +101,30 @@ export class ResultSet<Format extends string = string> {
 
   /** A Readable (object mode) of row arrays, one array per chunk received. */
   stream(): Readable {
+    const fast = this.fast;
+    if (fast !== undefined && !this.consumed && isStreamable(this.format)) {
+      // Each row's text is the server's own line: the query is read as the server's JSON.
+      this.fast = undefined;
+      this.body.destroy();
+      this.body = Readable.from((async function* () {
+        // Destroyed before or while it is read: the re-sent request is released too.
+        let json: Readable | undefined;
+        try {
+          json = await fast.resend();
+          yield* json;
+        } finally {
+          json?.destroy();
+        }
+      })(), { objectMode: false });
+    }
     return this.rows(undefined);
+  }
+
+  /** The fast path left: the binary answer dropped, the query's JSON answer instead. */
+  private async asJson(fast: FastSource): Promise<Readable> {
+    this.fast = undefined;
+    this.body.destroy();
+    return fast.resend();
   }
 
   /** stream(), its bytes counted against `budget` (json()) or not (stream(): it holds no result). */

@@ -65,6 +65,16 @@ export function daysToDate(days: number): Date {
 
 /** "YYYY-MM-DDThh:mm:ssZ" of whole Unix seconds. */
 export function secondsToIso(seconds: number): string {
+  return secondsText(seconds, true);
+}
+
+/** "YYYY-MM-DD hh:mm:ss" of whole Unix seconds (a UTC wall clock, as the server prints a DateTime). */
+export function secondsToWall(seconds: number): string {
+  return secondsText(seconds, false);
+}
+
+/** `iso`: "YYYY-MM-DDThh:mm:ssZ", else "YYYY-MM-DD hh:mm:ss"; one string built from char codes in the common range. */
+function secondsText(seconds: number, iso: boolean): string {
   const days = Math.floor(seconds / 86400);
   let s = seconds - days * 86400;
   const h = Math.floor(s / 3600);
@@ -77,11 +87,17 @@ export function secondsToIso(seconds: number): string {
     const md = c - y * 10000;
     const m = Math.floor(md / 100);
     const d = md - m * 100;
+    if (iso) {
+      return String.fromCharCode(48 + Math.floor(y / 1000), 48 + (Math.floor(y / 100) % 10), 48 + (Math.floor(y / 10) % 10), 48 + (y % 10),
+        45, 48 + Math.floor(m / 10), 48 + (m % 10), 45, 48 + Math.floor(d / 10), 48 + (d % 10), 84,
+        48 + Math.floor(h / 10), 48 + (h % 10), 58, 48 + Math.floor(mi / 10), 48 + (mi % 10), 58, 48 + Math.floor(s / 10), 48 + (s % 10), 90);
+    }
     return String.fromCharCode(48 + Math.floor(y / 1000), 48 + (Math.floor(y / 100) % 10), 48 + (Math.floor(y / 10) % 10), 48 + (y % 10),
-      45, 48 + Math.floor(m / 10), 48 + (m % 10), 45, 48 + Math.floor(d / 10), 48 + (d % 10), 84,
-      48 + Math.floor(h / 10), 48 + (h % 10), 58, 48 + Math.floor(mi / 10), 48 + (mi % 10), 58, 48 + Math.floor(s / 10), 48 + (s % 10), 90);
+      45, 48 + Math.floor(m / 10), 48 + (m % 10), 45, 48 + Math.floor(d / 10), 48 + (d % 10), 32,
+      48 + Math.floor(h / 10), 48 + (h % 10), 58, 48 + Math.floor(mi / 10), 48 + (mi % 10), 58, 48 + Math.floor(s / 10), 48 + (s % 10));
   }
-  return daysToStringSlow(days) + 'T' + PAD2[h] + ':' + PAD2[mi] + ':' + PAD2[s] + 'Z';
+  const text = daysToStringSlow(days) + (iso ? 'T' : ' ') + PAD2[h] + ':' + PAD2[mi] + ':' + PAD2[s];
+  return iso ? text + 'Z' : text;
 }
 
 const POW10N: bigint[] = [];

@@ -10,19 +10,14 @@
 // (the decoder does not know the server's zone). A zone Intl does not know is a ChwireConfigError
 // when the decoder is built, never a silent UTC.
 import { ChwireConfigError } from '../errors.js';
-import { secondsToIso } from './datetime.js';
+import { secondsToWall } from './datetime.js';
 
 const SPAN = 900;
 const MEMO_LIMIT = 8192;
 const MIXED = 1e9;
 
 /** "YYYY-MM-DD hh:mm:ss" of whole seconds on a UTC wall clock. */
-function wall(seconds: number): string {
-  const iso = secondsToIso(seconds);
-  // ISO "YYYY-MM-DDThh:mm:ssZ" (or a 6-digit signed year beyond 0000-9999): swap T, drop Z.
-  const t = iso.indexOf('T');
-  return iso.slice(0, t) + ' ' + iso.slice(t + 1, -1);
-}
+const wall = secondsToWall;
 
 export class ZoneText {
   private readonly offsetOf: ((seconds: number) => number) | undefined;
