@@ -323,10 +323,17 @@ const JOIN_ARGS = 1024;
  */
 export function joinBatches<R>(batches: readonly R[][]): R[] {
   if (batches.length === 0) return [];
-  let rows = batches[0]!;
-  if (batches.length === 1) return rows;
-  for (let k = 1; k < batches.length; k += JOIN_ARGS) rows = rows.concat(...batches.slice(k, k + JOIN_ARGS));
-  return rows;
+  // Level by level, JOIN_ARGS arrays per concat: each row is copied once per level (one level up
+  // to 1 024 batches, two up to a million), never once per group as a running concat would be.
+  let level = batches;
+  while (level.length > 1) {
+    const next: R[][] = [];
+    for (let k = 0; k < level.length; k += JOIN_ARGS) {
+      next.push(k + 1 === level.length ? level[k]! : level[k]!.concat(...level.slice(k + 1, k + JOIN_ARGS)));
+    }
+    level = next;
+  }
+  return level[0]!;
 }
 
 /** A chunk's rows as sources: lazily built when the decoder can, else its rows (released as served). */
