@@ -3,12 +3,13 @@
 // order across batches and chunks that complete no row, overlapping next() calls that must not
 // reorder or lose rows, early return() releasing the connection exactly once, errors reaching the
 // caller, a body cut mid-row failing instead of ending short, and (without exception framing) no
-// row made from an exception's text appended after the data.
+// row made from an exception's text appended after the data. Also fetch's join of its batches
+// (joinBatches): every row once, in order, however many batches (one concat level or two).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRowBinaryDecoder } from '../src/codec.js';
 import { ChwireDecodeError, ChwireServerError } from '../src/errors.js';
-import { RowStreamImpl, type OpenedQuery } from '../src/client/row-stream.js';
+import { RowStreamImpl, joinBatches, type OpenedQuery } from '../src/client/row-stream.js';
 import type { TransportResponse } from '../src/transport/types.js';
 import { engineBytes } from './support/engine.js';
 
@@ -148,4 +149,25 @@ test('a body cut in the middle of a row is a ChwireDecodeError, never a short re
   let k = 0;
   await assert.rejects(async () => { for await (const r of s) expectRow(r, k++); }, ChwireDecodeError);
   assert.ok(k < ROWS);
+});
+
+test("fetch's batches joined: every row once and in order, from one batch to thousands (two concat levels)", async () => {
+  // 1-byte chunks: each completes at most one row, so 5 000 rows arrive in ~5 000 batches (> 1 024).
+  for (const size of [1, 7, 4096, bytes.length]) {
+    const { s } = streamOf(size);
+    const batches: { n: bigint; s: string }[][] = [];
+    for await (const b of s.eagerBatches()) batches.push(b);
+    const rows = joinBatches(batches);
+    assert.equal(rows.length, ROWS, `chunk size ${size}, ${batches.length} batches`);
+    rows.forEach(expectRow);
+    if (size === 1) assert.ok(batches.length > 1024, `${batches.length} batches`);
+  }
+  // Rows that are arrays stay rows (concat spreads the batches, never the rows in them).
+  const arrays = Array.from({ length: 2500 }, (_, k) => [[k, 'x'], [k, 'y']]);
+  const joined = joinBatches(arrays);
+  assert.equal(joined.length, 5000);
+  assert.deepEqual(joined[4999], [2499, 'y']);
+  assert.deepEqual(joinBatches([]), []);
+  const one = [[1]];
+  assert.equal(joinBatches([one]), one, 'one batch is the result itself');
 });

@@ -25,7 +25,7 @@ export type { QueryParams, QueryParamValue } from './params.js';
 import { FormatClauses, formatClauseError } from './format-clause.js';
 import { checkResponseFormat } from './response-format.js';
 import { placeholderTypes } from './placeholders.js';
-import { RowStreamImpl, type OpenedQuery, type RowStream } from './row-stream.js';
+import { RowStreamImpl, joinBatches, type OpenedQuery, type RowStream } from './row-stream.js';
 import { RawStreamImpl, type RawOptions, type RawStream } from './raw-stream.js';
 import { heldBody } from './tail-hold.js';
 import { SessionLocks } from './session-lock.js';
@@ -392,14 +392,10 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   /** `call`, `opts`, `limits`: whose bounds (maxResultBytes, maxResultRows) the result is held to. */
   private async fetchFrom<R>(s: RowStreamImpl<R>, call: BufferedCall, opts: QueryOptions, limits: ResultLimits = this.resultLimits): Promise<Rows<R>> {
     s.budget = callBudget(call, limits, opts, s.queryId);
-    // The first decoded batch (a fresh array the decoder hands over) becomes the result, so a
-    // Native body read in one block is never copied row by row.
-    let rows: R[] | undefined;
-    for await (const batch of s.eagerBatches()) {
-      if (rows === undefined) rows = batch;
-      else for (let i = 0; i < batch.length; i++) rows.push(batch[i]!);
-    }
-    rows ??= [];
+    // The decoded batches are joined once at the end (joinBatches: one batch is the result itself).
+    const batches: R[][] = [];
+    for await (const batch of s.eagerBatches()) batches.push(batch);
+    const rows = joinBatches(batches);
     Object.defineProperties(rows, {
       columns: { value: s.columns ?? [], enumerable: false },
       queryId: { value: s.queryId, enumerable: false },

@@ -50,6 +50,9 @@ const BATCH_ROWS = 1024;
 /** Most rows fetch builds between two checks of the clock (a few ms of work). */
 const BUILT_ROWS = 8192;
 
+/** What take() returns once the decoded rows are spent (no row is ever this object). */
+const NO_ROW: unique symbol = Symbol('no row');
+
 export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements RowStream<R> {
   /** A buffered call's bounds (fetch): body bytes counted per chunk before decoding, rows per built batch. Streams have none. */
   budget: ResultBudget | undefined;
@@ -147,8 +150,8 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
       cur = undefined;
       i = 0;
     };
-    /** The next row of the current batch, or undefined when it is spent (nothing is then held). */
-    const take = (): { value: R } | undefined => {
+    /** The next row of the current batch, or NO_ROW when it is spent (nothing is then held). */
+    const take = (): R | typeof NO_ROW => {
       while (cur !== undefined) {
         if (i < cur.length) {
           const value = cur.row(i++);
@@ -158,14 +161,14 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
             cur = batch[b];
             i = 0;
           }
-          return { value };
+          return value;
         }
         (batch as (RowSource<R> | undefined)[])[b++] = undefined;
         cur = batch[b];
         i = 0;
       }
       drop();
-      return undefined;
+      return NO_ROW;
     };
     const refill = async (): Promise<IteratorResult<R>> => {
       // Drop the spent batch before the next one is decoded: holding both doubles the live heap
@@ -183,7 +186,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
           batch = r.value;
           cur = batch[0];
           const t = take();
-          if (t !== undefined) return { value: t.value, done: false };
+          if (t !== NO_ROW) return { value: t, done: false };
         }
       } catch (e) {
         ended = true;
@@ -203,7 +206,7 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
       }
       if (refilling !== undefined) return refilling.then(next, next);
       if (cur !== undefined) {
-        let t: { value: R } | undefined;
+        let t: R | typeof NO_ROW;
         try {
           t = take();
         } catch (e) {
@@ -213,8 +216,8 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
           void source.return?.(undefined);
           return Promise.reject(e);
         }
-        if (t !== undefined) {
-          const r: IteratorResult<R> = { value: t.value, done: false };
+        if (t !== NO_ROW) {
+          const r: IteratorResult<R> = { value: t, done: false };
           return turns.due() ? turns.turn().then(() => r) : Promise.resolve(r);
         }
       }
@@ -306,6 +309,31 @@ export class RowStreamImpl<R> extends QueryStreamBase<OpenedQuery<R>> implements
     if (!(e instanceof ChwireDecodeError)) return e;
     return appendedServerError(response.tailText(), this.queryId, response.url) ?? e;
   }
+}
+
+/** Batches joined per concat call (its arguments are spread: bounded well below any stack limit). */
+const JOIN_ARGS = 1024;
+
+/**
+ * fetch's batches as one array: the batch itself when there is one, else joined by
+ * Array.prototype.concat, which copies each batch's elements in bulk. Measured against pushing
+ * every row into the first batch (callgrind, 200k rows of schema (b) decoded from 18.16's Native
+ * chunks, Node 26): a third fewer instructions per fetch; pushing row by row into an array grown
+ * to old space pays the growth copies and a write barrier per young row.
+ */
+export function joinBatches<R>(batches: readonly R[][]): R[] {
+  if (batches.length === 0) return [];
+  // Level by level, JOIN_ARGS arrays per concat: each row is copied once per level (one level up
+  // to 1 024 batches, two up to a million), never once per group as a running concat would be.
+  let level = batches;
+  while (level.length > 1) {
+    const next: R[][] = [];
+    for (let k = 0; k < level.length; k += JOIN_ARGS) {
+      next.push(k + 1 === level.length ? level[k]! : level[k]!.concat(...level.slice(k + 1, k + JOIN_ARGS)));
+    }
+    level = next;
+  }
+  return level[0]!;
 }
 
 /** A chunk's rows as sources: lazily built when the decoder can, else its rows (released as served). */

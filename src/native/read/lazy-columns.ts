@@ -18,6 +18,7 @@
 import type { TypeNode } from '../../types/ast.js';
 import type { ResolvedValueOptions } from '../../plan/options.js';
 import { utf8Decode } from '../../io/utf8.js';
+import { NEED_MORE } from '../../io/need-more.js';
 import { copyBytes } from '../../io/bytes.js';
 import { readInt64Exact, readInt64Number, readInt64String, readUInt64Number, readUInt64String } from '../../io/bigint.js';
 import {
@@ -74,19 +75,24 @@ function seconds(conv: (s: number) => unknown): LazyColumn {
   };
 }
 
-/** String column data: a copy of the values' bytes and where each value starts and ends in it. */
+/**
+ * String column data: a copy of the column's bytes (length prefixes included) and where each
+ * value starts and ends in it.
+ */
 interface Strings { readonly b: Uint8Array; readonly s: Uint32Array; readonly e: Uint32Array }
 
 function strings(bytes: boolean): LazyColumn {
-  // Each value's bytes copied into one store, with where it starts and ends: value by value as
-  // they arrive in a stream (resumable.ts), all at once from a whole buffer.
+  // The column's bytes are copied in one piece per call (each value's length prefix too, one byte
+  // for short values) rather than value by value: the scan only records where each value is.
+  // Measured (Node 26, schema (b), 200k rows): the per-value copy was ~10 % of a fetch's decode.
   let store = new ByteStore(0);
   let s = new Uint32Array(0);
   let e = new Uint32Array(0);
-  const scan = new ResumableStrings((u8, from, to, i) => {
-    s[i] = store.length;
-    store.push(u8, from, to);
-    e[i] = store.length;
+  /** Where input position 0 of the current call lands in the store. */
+  let base = 0;
+  const scan = new ResumableStrings((_u8, from, to, i) => {
+    s[i] = base + from;
+    e[i] = base + to;
   });
   const resume = (c: NativeCursor, n: number, fresh: boolean): Strings => {
     if (fresh) {
@@ -96,7 +102,16 @@ function strings(bytes: boolean): LazyColumn {
       e = new Uint32Array(n);
       scan.i = 0;
     }
-    scan.scan(c, n);
+    const from = c.pos;
+    base = store.length - from;
+    try {
+      scan.scan(c, n);
+    } catch (err) {
+      // The values read so far are complete up to the resume point: keep their bytes.
+      if (err === NEED_MORE) store.push(c.u8, from, c.resume!);
+      throw err;
+    }
+    store.push(c.u8, from, c.pos);
     const out: Strings = { b: store.take(), s, e };
     store = new ByteStore(0);
     s = e = new Uint32Array(0);
