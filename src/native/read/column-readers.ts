@@ -260,6 +260,38 @@ function enumReader(t: Extract<TypeNode, { kind: 'Enum8' | 'Enum16' }>): ColumnR
   });
 }
 
+/**
+ * Nullable(Enum8/16): a code under a NULL is not a value, so it is not checked against the type
+ * (servers write their column default there, 0, which most enums do not list: 18.16 does); a code
+ * that is a value and not in the type is impossible data, as in enumReader.
+ */
+function nullableEnumReader(t: Extract<TypeNode, { kind: 'Enum8' | 'Enum16' }>): ColumnReader {
+  const labels = new Map<number, string>();
+  for (const e of t.entries) labels.set(e.value, e.label);
+  const w = t.kind === 'Enum8' ? 1 : 2;
+  return {
+    prefix() {},
+    read(c, n) {
+      if (n === 0) return [];
+      need(c, n + n * w);
+      const u8 = c.u8;
+      const start = c.pos;
+      const out = new Array<unknown>(n);
+      for (let i = 0, p = start + n; i < n; i++, p += w) {
+        const m = u8[start + i]!;
+        if (m > 1) throw fault(`null map byte ${m} is not 0 or 1`, start + i);
+        if (m === 1) { out[i] = null; continue; }
+        const v = w === 1 ? c.dv.getInt8(p) : c.dv.getInt16(p, true);
+        const label = labels.get(v);
+        if (label === undefined) throw fault(`${t.kind} value ${v} is not in the type`, p);
+        out[i] = label;
+      }
+      c.pos = start + n + n * w;
+      return out;
+    },
+  };
+}
+
 function nullableReader(inner: ColumnReader): ColumnReader {
   return {
     prefix(c) { inner.prefix(c); },
@@ -536,7 +568,7 @@ export function columnReader(t: TypeNode, ctx: ReaderContext, text: string): Col
     case 'IPv6': return perValue(16, (c, p) => ipv6ToString(c.u8, p));
     case 'Enum8': case 'Enum16': return enumReader(t);
     case 'Nothing': return nothingReader;
-    case 'Nullable': return nullableReader(columnReader(t.inner, ctx, text));
+    case 'Nullable': return t.inner.kind === 'Enum8' || t.inner.kind === 'Enum16' ? nullableEnumReader(t.inner) : nullableReader(columnReader(t.inner, ctx, text));
     case 'LowCardinality': {
       const nullable = t.inner.kind === 'Nullable';
       return lowCardinalityReader(columnReader(nullable ? (t.inner as { inner: TypeNode }).inner : t.inner, ctx, text), nullable);
