@@ -79,7 +79,7 @@ export interface CompatConfig {
   /** The client's session (each call's session_id replaces it). */
   sessionId: string | undefined;
   json: JSONHandling;
-  /** Whether responses come compressed (exec's decompress_response_stream: false cannot be honoured then). */
+  /** Whether responses come compressed (exec's decompress_response_stream: false then hands the body over still compressed). */
   responseCompression: boolean;
   /** node:http's maxHeaderSize for responses (max_response_headers_size), or undefined for node's default. */
   maxHeaderSize: number | undefined;
