@@ -306,3 +306,14 @@ test('an error answer whose gzip body is malformed rejects with zlib\'s Z_DATA_E
     s.close();
   }
 });
+
+test('clickhouse_settings.default_format is sent as the request\'s default_format parameter (chwire refuses it as a setting), as the official client sends it', { skip: SKIP_REAL }, async () => {
+  const out = await both(real, async (c) => {
+    const r = await c.exec({ query: 'SELECT number FROM system.numbers LIMIT 2', clickhouse_settings: { default_format: 'JSONEachRow' } });
+    // The SQL's own FORMAT clause still wins, as on the server.
+    const q = await c.exec({ query: 'SELECT 1 AS x FORMAT CSV', clickhouse_settings: { default_format: 'JSONEachRow' } });
+    return [await text(r.stream), await text(q.stream)];
+  });
+  assert.deepEqual(out[1], out[0]);
+  assert.deepEqual(out[0], ['{"number":"0"}\n{"number":"1"}\n', '1\n']);
+});

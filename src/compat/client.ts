@@ -22,7 +22,7 @@ import { HttpTransport } from '../transport/http.js';
 import type { QuerySummary, Transport, TransportRequest, TransportResponse } from '../transport/types.js';
 import { ClickHouseError, toOfficialError } from './errors.js';
 import { insertText, queryText, statementText } from './formats.js';
-import { compatConfig, settingsOf, type ClickHouseClientConfigOptions, type ClickHouseSettings, type JSONHandling } from './options.js';
+import { compatConfig, settingsOf, withoutDefaultFormat, type ClickHouseClientConfigOptions, type ClickHouseSettings, type JSONHandling } from './options.js';
 import { ResultSet, type ResponseHeaders } from './result-set.js';
 import { bodyOf, checkValues } from './values.js';
 
@@ -218,10 +218,14 @@ class CompatClient implements ClickHouseClient {
       const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
       const params = await core.queryParams({ params: paramsOf(p.query_params) }, ALL_CAPS, ANY_SERVER, sql);
       const surface = core.surface({ role: p.role, httpHeaders: p.http_headers }, ALL_CAPS, ANY_SERVER);
+      // default_format as a setting: sent as the request's own parameter, as the official client
+      // sends it. A call with a format of its own (query) names it in the SQL too, which the server
+      // reads first: there the request's parameter is that format.
+      const given = withoutDefaultFormat(settingsOf(p.clickhouse_settings));
       response = await core.request({
-        sql, format, params, settings: core.settingsFor({ settings: settingsOf(p.clickhouse_settings) }), queryId,
+        sql, format: format ?? given.format, params, settings: core.settingsFor({ settings: given.settings }), queryId,
         sessionId: p.session_id ?? this.sessionId, signal: p.abort_signal, idempotent: format !== undefined && values === undefined,
-        whole: format !== undefined, body: values, ...surface, ...answer,
+        whole: format !== undefined || given.format !== undefined, body: values, ...surface, ...answer,
       });
     } catch (e) {
       throw this.failed(op, queryId, p, e);

@@ -203,3 +203,16 @@ export function settingsOf(s: ClickHouseSettings | undefined): Settings {
   }
   return out;
 }
+
+/**
+ * The call's settings apart from `default_format`, which the HTTP interface reads as its own
+ * parameter (chwire refuses it as a setting name): the official client sends it as that parameter,
+ * and so does compat, as the request's format (`format`). Only that spelling: another case stays refused by chwire (18.16 reads it as an
+ * unknown setting, newer servers as the parameter).
+ */
+export function withoutDefaultFormat(s: Settings): { settings: Settings; format: string | undefined } {
+  const all = s as Record<string, string | number | boolean | bigint>;
+  if (!Object.prototype.hasOwnProperty.call(all, 'default_format')) return { settings: s, format: undefined };
+  const { default_format: format, ...rest } = all;
+  return { settings: rest, format: String(format) };
+}
