@@ -505,7 +505,8 @@ async function sendBlockByBlock(
     for (;;) {
       sent.rows = through(sent.rows);
       sent.blocks++;
-      for (const part of block) { bytes += part.length; yield part; }
+      // Taken out as handed over (handOver): `first` and a stale `block` would keep them reachable.
+      for (const part of handOver(block)) { bytes += part.length; yield part; }
       if (bytes >= groupBytes) return;
       let n: IteratorResult<Uint8Array[]>;
       try { n = await it.next(); } catch (e) { inputError = e; return; }
