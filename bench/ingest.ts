@@ -7,7 +7,8 @@
 // figures); paths alternate round by round, on the same table, truncated before every run. Per
 // run: events/s (all producers' events over the wall time from the first insert call to the last
 // one settled), peak RSS (process.memoryUsage().rss sampled every 50 ms, and the RSS before the
-// inserts), and the event-loop delay (perf_hooks monitorEventLoopDelay, median and p99).
+// inserts), the event-loop delay (perf_hooks monitorEventLoopDelay, median and p99) and the child's
+// CPU time over the inserts (process.cpuUsage, user + system: less load-sensitive than the wall time).
 // Checked first: after every run the table's count and exact sums equal those of the events.
 //
 // Table (16 columns): ts DateTime, id UInt64, producer UInt16, kind LowCardinality(String), host
@@ -111,7 +112,7 @@ function expected(): Record<string, string> {
   };
 }
 
-interface RunResult { path: PathName; events: number; ms: number; eventsPerSecond: number; rssBeforeMiB: number; peakRssMiB: number; heapAtPeakMiB: number; heapTotalAtPeakMiB: number; arrayBuffersAtPeakMiB: number; externalAtPeakMiB: number; loopP50Ms: number; loopP99Ms: number }
+interface RunResult { path: PathName; events: number; ms: number; eventsPerSecond: number; rssBeforeMiB: number; peakRssMiB: number; heapAtPeakMiB: number; heapTotalAtPeakMiB: number; arrayBuffersAtPeakMiB: number; externalAtPeakMiB: number; loopP50Ms: number; loopP99Ms: number; cpuMs: number }
 
 /** In a child process: one path's PRODUCERS concurrent inserts, measured. */
 async function child(path: PathName, table: string): Promise<void> {
@@ -135,11 +136,13 @@ async function child(path: PathName, table: string): Promise<void> {
   }, 50);
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(Array.from({ length: PRODUCERS }, (_, p) => chwire !== undefined
     ? chwire.insert(table, producer(p), blockSize === undefined ? {} : { blockSize })
     : official!.insert({ table, values: Readable.from(producer(p)), format: 'JSONEachRow' })));
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   loop.disable();
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -150,6 +153,7 @@ async function child(path: PathName, table: string): Promise<void> {
     path, events, ms: Math.round(ms), eventsPerSecond: Math.round(events / (ms / 1000)),
     rssBeforeMiB: mib(rssBefore), peakRssMiB: mib(peak), heapAtPeakMiB: mib(atPeak.heapUsed), heapTotalAtPeakMiB: mib(atPeak.heapTotal), arrayBuffersAtPeakMiB: mib(atPeak.arrayBuffers), externalAtPeakMiB: mib(atPeak.external),
     loopP50Ms: Math.round(loop.percentile(50) / 1e4) / 100, loopP99Ms: Math.round(loop.percentile(99) / 1e4) / 100,
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
@@ -194,13 +198,13 @@ async function parent(): Promise<void> {
           `toString(countIf(isNull(ref))) AS nulls, toString(sum(length(tags))) AS stags, toString(sum(amount)) AS amount, toString(sum(bytes)) AS sbytes FROM ${table}`);
         assertEqual(got, want, `${path} run ${r}: table contents`);
         results.push(res);
-        console.log(`${path.padEnd(8)} run ${r}: ${res.events} events in ${res.ms} ms (${res.eventsPerSecond} events/s), RSS ${res.rssBeforeMiB} → peak ${res.peakRssMiB} MiB (heap ${res.heapAtPeakMiB} of ${res.heapTotalAtPeakMiB}, ArrayBuffers ${res.arrayBuffersAtPeakMiB}, external ${res.externalAtPeakMiB}), loop delay p50 ${res.loopP50Ms} ms p99 ${res.loopP99Ms} ms; table checked`);
+        console.log(`${path.padEnd(8)} run ${r}: ${res.events} events in ${res.ms} ms (${res.eventsPerSecond} events/s), RSS ${res.rssBeforeMiB} → peak ${res.peakRssMiB} MiB (heap ${res.heapAtPeakMiB} of ${res.heapTotalAtPeakMiB}, ArrayBuffers ${res.arrayBuffersAtPeakMiB}, external ${res.externalAtPeakMiB}), loop delay p50 ${res.loopP50Ms} ms p99 ${res.loopP99Ms} ms, CPU ${res.cpuMs} ms; table checked`);
       }
     }
     const of = (p: PathName, k: keyof RunResult): number => median(results.filter((x) => x.path === p).map((x) => x[k] as number));
-    const lines = ['| path | events/s | peak RSS MiB | RSS before MiB | loop delay p50 ms | p99 ms |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+    const lines = ['| path | events/s | peak RSS MiB | RSS before MiB | loop delay p50 ms | p99 ms | CPU s (user + system) |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |'];
     const r1 = (x: number): string => (Math.round(x * 10) / 10).toString();
-    for (const p of PATHS) lines.push(`| ${p} | ${Math.round(of(p, 'eventsPerSecond'))} | ${r1(of(p, 'peakRssMiB'))} | ${r1(of(p, 'rssBeforeMiB'))} | ${r1(of(p, 'loopP50Ms'))} | ${r1(of(p, 'loopP99Ms'))} |`);
+    for (const p of PATHS) lines.push(`| ${p} | ${Math.round(of(p, 'eventsPerSecond'))} | ${r1(of(p, 'peakRssMiB'))} | ${r1(of(p, 'rssBeforeMiB'))} | ${r1(of(p, 'loopP50Ms'))} | ${r1(of(p, 'loopP99Ms'))} | ${r1(of(p, 'cpuMs') / 1000)} |`);
     const speed = of('chwire', 'eventsPerSecond') / of('official', 'eventsPerSecond');
     const rss = of('chwire', 'peakRssMiB') / of('official', 'peakRssMiB');
     console.log(`\n${lines.join('\n')}\n`);

@@ -7,6 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import * as official from '@clickhouse/client';
 import * as compat from '../src/compat.js';
 import { REAL_URL, SKIP_REAL } from './support/ch-server.js';
@@ -276,4 +277,59 @@ test('calls to a server that never answers end as the official Timeout error., e
     for (const r of held) r.destroy();
     s.close();
   }
+});
+
+test('exec({ decompress_response_stream: false }) with response compression: the server\'s gzip bytes and headers as the official client hands them; an error still thrown decompressed', { skip: SKIP_REAL }, async () => {
+  const gz = { url: REAL_URL, compression: { response: true } };
+  const out = await both(gz, async (c) => {
+    const r = await c.exec({ query: 'SELECT 42 AS result FORMAT JSONEachRow', decompress_response_stream: false });
+    const parts: Buffer[] = [];
+    for await (const p of r.stream as Readable) parts.push(p as Buffer);
+    const bytes = Buffer.concat(parts);
+    const failed = await rejection(c.exec({ query: 'invalid', decompress_response_stream: false }));
+    return { bytes: bytes.toString('hex'), text: zlib.gunzipSync(bytes).toString(), encoding: r.response_headers['content-encoding'], status: r.http_status_code, error: /Syntax error/.test(failed.message) };
+  });
+  assert.deepEqual(out[1], out[0]);
+  assert.equal(out[0]!.text, '{"result":42}\n');
+  assert.equal(out[0]!.error, true);
+});
+
+test('exec({ ignore_error_response, decompress_response_stream: false }): the error answer still compressed, its status and headers, as the official client hands them', { skip: SKIP_REAL }, async () => {
+  const gz = { url: REAL_URL, compression: { response: true } };
+  const out = await both(gz, async (c) => {
+    const r = await c.exec({ query: 'invalid', decompress_response_stream: false, ignore_error_response: true });
+    const parts: Buffer[] = [];
+    for await (const p of r.stream as Readable) parts.push(p as Buffer);
+    const h = r.response_headers;
+    return { text: zlib.gunzipSync(Buffer.concat(parts)).toString(), status: r.http_status_code, encoding: h['content-encoding'], code: h['x-clickhouse-exception-code'] };
+  });
+  assert.deepEqual(out[1], out[0]);
+  assert.match(out[0]!.text, /Syntax error/);
+});
+
+test('an error answer whose gzip body is malformed rejects with zlib\'s Z_DATA_ERROR, as the official client does', async () => {
+  const s = http.createServer((_req, res) => { res.appendHeader('Content-Encoding', 'gzip'); res.statusCode = 500; res.end('A malformed response without compression'); });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+    const out = await both({ url, compression: { response: true } }, async (c) => {
+      const e = await rejection(c.query({ query: 'SELECT 1', format: 'JSONEachRow' }));
+      return { code: e.code, message: e.message, isError: true };
+    });
+    assert.deepEqual(out[1], out[0]);
+    assert.equal(out[0]!.code, 'Z_DATA_ERROR');
+  } finally {
+    s.close();
+  }
+});
+
+test('clickhouse_settings.default_format is sent as the request\'s default_format parameter (chwire refuses it as a setting), as the official client sends it', { skip: SKIP_REAL }, async () => {
+  const out = await both(real, async (c) => {
+    const r = await c.exec({ query: 'SELECT number FROM system.numbers LIMIT 2', clickhouse_settings: { default_format: 'JSONEachRow' } });
+    // The SQL's own FORMAT clause still wins, as on the server.
+    const q = await c.exec({ query: 'SELECT 1 AS x FORMAT CSV', clickhouse_settings: { default_format: 'JSONEachRow' } });
+    return [await text(r.stream), await text(q.stream)];
+  });
+  assert.deepEqual(out[1], out[0]);
+  assert.deepEqual(out[0], ['{"number":"0"}\n{"number":"1"}\n', '1\n']);
 });

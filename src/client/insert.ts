@@ -295,9 +295,12 @@ async function encodeAndSendColumns(
     sent.rows = through(sent.rows);
     sent.blocks++;
   };
+  // Each block's parts are taken out of its array as they are handed over (handOver): a suspended
+  // generator keeps its parameters and stale registers alive, so the first block (`h`) and the
+  // block sent last would otherwise stay reachable while the next one fills, for the whole insert.
   const stream = async function* (bl: AsyncGenerator<Uint8Array[]>, h: Uint8Array[]): AsyncGenerator<Uint8Array> {
     count();
-    for (const part of h) yield part;
+    yield* handOver(h);
     try {
       for (;;) {
         // A turn of the event loop between blocks: timers and I/O run while an insert encodes.
@@ -308,7 +311,7 @@ async function encodeAndSendColumns(
         if (n === undefined) { inputError = stop.error; void bl.return(undefined).catch(() => undefined); return; }
         if (n.done === true) return;
         count();
-        for (const part of n.value) yield part;
+        yield* handOver(n.value);
       }
     } catch (e) {
       attempt.waitingForInput = false;
@@ -385,6 +388,16 @@ async function encodeAndSendColumns(
   } finally {
     stop.dispose();
   }
+}
+
+/**
+ * A block's parts, oldest first, each taken out of `parts` before it is yielded: once handed to the
+ * body, a part is reachable from the block's array no more (that array is the encoder's own).
+ */
+function* handOver(parts: Uint8Array[]): Generator<Uint8Array> {
+  // Reversed once, then popped: O(1) per part (a block of an array input has ~150 parts).
+  parts.reverse();
+  for (let p = parts.pop(); p !== undefined; p = parts.pop()) yield p;
 }
 
 /** A byte-mode (not object-mode) Readable: its chunks are a body to send as is. */
@@ -493,7 +506,8 @@ async function sendBlockByBlock(
     for (;;) {
       sent.rows = through(sent.rows);
       sent.blocks++;
-      for (const part of block) { bytes += part.length; yield part; }
+      // Taken out as handed over (handOver): `first` and a stale `block` would keep them reachable.
+      for (const part of handOver(block)) { bytes += part.length; yield part; }
       if (bytes >= groupBytes) return;
       let n: IteratorResult<Uint8Array[]>;
       try { n = await it.next(); } catch (e) { inputError = e; return; }

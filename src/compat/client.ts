@@ -18,7 +18,7 @@ import { AuthClients } from './auth.js';
 import { heldBody } from '../client/tail-hold.js';
 import type { OfficialLogger } from './log.js';
 import { HttpTransport } from '../transport/http.js';
-import type { Transport, TransportResponse } from '../transport/types.js';
+import type { Transport, TransportRequest, TransportResponse } from '../transport/types.js';
 import { ClickHouseError, toOfficialError } from './errors.js';
 import { insertText, queryText, statementText } from './formats.js';
 import { compatConfig, settingsOf, type ClickHouseClientConfigOptions, type JSONHandling } from './options.js';
@@ -122,7 +122,7 @@ class CompatClient implements ClickHouseClient {
       const asJson = () => { underWay(); return this.fast.resend(params.query, () => this.send('Query', queryText(params.query, format), params, queryId, format)); };
       let sent: { response: TransportResponse; body: Readable };
       try {
-        sent = await this.send('Query', queryText(params.query, fast.plan.wireFormat), params, queryId, fast.plan.wireFormat, undefined, (e) => !JsonFastPath.namesFormat(e, fast.plan));
+        sent = await this.send('Query', queryText(params.query, fast.plan.wireFormat), params, queryId, fast.plan.wireFormat, undefined, {}, (e) => !JsonFastPath.namesFormat(e, fast.plan));
       } catch (e) {
         if (!JsonFastPath.namesFormat(e, fast.plan)) throw e;
         const { response, body } = await asJson();
@@ -143,32 +143,24 @@ class CompatClient implements ClickHouseClient {
   }
 
   async exec(params: ExecParams): Promise<ExecResult> {
-    if (params.decompress_response_stream === false && this.responseCompression) {
-      throw new ChwireConfigError('chwire/compat cannot honour decompress_response_stream: false: chwire\'s transport always decompresses responses');
-    }
     const queryId = params.query_id || randomUUID();
     const values = params.values === undefined ? undefined : bytesOf(params.values);
-    try {
-      const { response, body } = await this.send('Exec', statementText(params.query), params, queryId, undefined, values);
-      return { stream: body, query_id: queryId, summary: response.summary, response_headers: response.headers ?? {}, http_status_code: 200 };
-    } catch (e) {
-      const ignored = ignoredError(e, params.ignore_error_response);
-      if (ignored === undefined) throw e;
-      return { stream: Readable.from([Buffer.from(ignored.text)]), query_id: queryId, response_headers: {}, http_status_code: ignored.status };
-    }
+    // decompress_response_stream: false hands the body over as the server compressed it (an error
+    // answer is still decompressed to be read, unless ignore_error_response hands it over too).
+    const { response, body } = await this.send('Exec', statementText(params.query), params, queryId, undefined, values, {
+      encodedBody: params.decompress_response_stream === false && this.responseCompression,
+      errorAnswers: params.ignore_error_response === true ? 'return' : 'throw',
+    });
+    return { stream: body, query_id: queryId, summary: response.summary, response_headers: response.headers ?? {}, http_status_code: response.status ?? 200 };
   }
 
   async command(params: CommandParams): Promise<CommandResult> {
     const queryId = params.query_id || randomUUID();
-    try {
-      const { response, body } = await this.send('Command', statementText(params.query), params, queryId, undefined);
-      await drained(body);
-      return { query_id: queryId, summary: response.summary, response_headers: response.headers ?? {} };
-    } catch (e) {
-      const ignored = ignoredError(e, params.ignore_error_response);
-      if (ignored === undefined) throw e;
-      return { query_id: queryId, response_headers: {} };
-    }
+    const { response, body } = await this.send('Command', statementText(params.query), params, queryId, undefined, undefined, {
+      errorAnswers: params.ignore_error_response === true ? 'return' : 'throw',
+    });
+    await drained(body);
+    return { query_id: queryId, summary: response.summary, response_headers: response.headers ?? {} };
   }
 
   async insert<T = unknown>(params: InsertParams<Readable, T>): Promise<InsertResult> {
@@ -217,16 +209,18 @@ class CompatClient implements ClickHouseClient {
    * the client's log (the console by default), as the official client writes it.
    */
   private async send(op: Op, sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>,
-    logged: (officialError: unknown) => boolean = () => true): Promise<{ response: TransportResponse; body: Readable }> {
+    answer: Pick<TransportRequest, 'encodedBody' | 'errorAnswers'> = {}, logged: (officialError: unknown) => boolean = () => true): Promise<{ response: TransportResponse; body: Readable }> {
     let response: TransportResponse;
     try {
       const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
-      response = await sendCall(core, sql, p, queryId, p.session_id ?? this.sessionId, format, values);
+      response = await sendCall(core, sql, p, queryId, p.session_id ?? this.sessionId, format, values, answer);
     } catch (e) {
       // `logged`: a failure the caller meets by sending again (the JSON fast path) is not the call's failure.
       throw this.failed(op, queryId, p, e, logged);
     }
-    const bytes = bodyBytes(response, queryId, (e) => this.failed(op, queryId, p, e));
+    // No byte of an exception an older server appends after the data is looked for in bytes still
+    // compressed, nor in an error answer (which is the exception).
+    const bytes = bodyBytes(response, queryId, (e) => this.failed(op, queryId, p, e), answer.encodedBody === true || response.status !== undefined);
     return { response, body: Readable.from(bytes, { objectMode: false }) };
   }
 
@@ -290,14 +284,6 @@ function bytesOf(values: Readable | AsyncIterable<Uint8Array | string>): AsyncIt
   return (async function* () {
     for await (const c of values as AsyncIterable<Uint8Array | string>) yield typeof c === 'string' ? Buffer.from(c) : c;
   })();
-}
-
-/** With ignore_error_response, a server's error answer as the official client hands it back: its body and HTTP status. */
-function ignoredError(e: unknown, ignore: boolean | undefined): { text: string; status: number } | undefined {
-  if (ignore !== true) return undefined;
-  const cause = (e as { cause?: unknown } | null)?.cause;
-  if (!(cause instanceof ChwireServerError) || cause.status === undefined) return undefined;
-  return { text: `${cause.serverMessage}\n`, status: cause.status };
 }
 
 /** chwire's HTTP transport, with requestTimeout counted from the socket's assignment (options.ts admits http(s) URLs only). */

@@ -48,6 +48,14 @@ export function parseError(input: string | Error): ClickHouseError | Error {
 export function toOfficialError(e: unknown): unknown {
   if (!isChwireError(e)) return e;
   if (e instanceof ChwireServerError) {
+    // An error answer whose compressed body would not decompress: the official client rejects
+    // with the decompressor's error (`code: 'Z_DATA_ERROR'` …), whatever text came before it.
+    const z = systemError(e.cause);
+    if (z !== undefined && z.code.startsWith('Z_')) {
+      const out = new Error(z.message, { cause: e }) as Error & { code?: string };
+      out.code = z.code;
+      return out;
+    }
     // The HTTP body of an error ends with a newline, which chwire trims off its message.
     return errorFromServerText(e.status !== undefined ? `${e.serverMessage}\n` : e.serverMessage, e);
   }

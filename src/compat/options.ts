@@ -86,7 +86,7 @@ export interface CompatConfig {
   /** The client's session (each call's session_id replaces it). */
   sessionId: string | undefined;
   json: JSONHandling;
-  /** Whether responses come compressed (exec's decompress_response_stream: false cannot be honoured then). */
+  /** Whether responses come compressed (exec's decompress_response_stream: false then hands the body over still compressed). */
   responseCompression: boolean;
   /** node:http's maxHeaderSize for responses (max_response_headers_size), or undefined for node's default. */
   maxHeaderSize: number | undefined;
@@ -221,4 +221,17 @@ export function settingsOf(s: ClickHouseSettings | undefined): Settings {
     out[k] = typeof v === 'object' ? String(v) : v;
   }
   return out;
+}
+
+/**
+ * The call's settings apart from `default_format`, which the HTTP interface reads as its own
+ * parameter (chwire refuses it as a setting name): the official client sends it as that parameter,
+ * and so does compat, as the request's format (`format`). Only that spelling: another case stays refused by chwire (18.16 reads it as an
+ * unknown setting, newer servers as the parameter).
+ */
+export function withoutDefaultFormat(s: Settings): { settings: Settings; format: string | undefined } {
+  const all = s as Record<string, string | number | boolean | bigint>;
+  if (!Object.prototype.hasOwnProperty.call(all, 'default_format')) return { settings: s, format: undefined };
+  const { default_format: format, ...rest } = all;
+  return { settings: rest, format: String(format) };
 }

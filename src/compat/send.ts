@@ -8,8 +8,8 @@
 import type { ClientCore } from '../client/client.js';
 import type { Capabilities } from '../client/capabilities.js';
 import { heldBody } from '../client/tail-hold.js';
-import type { ServerInfo, TransportResponse } from '../transport/types.js';
-import { settingsOf, type ClickHouseSettings } from './options.js';
+import type { ServerInfo, TransportRequest, TransportResponse } from '../transport/types.js';
+import { settingsOf, withoutDefaultFormat, type ClickHouseSettings } from './options.js';
 import { paramsOf } from './params.js';
 
 /** What every official call may carry that reaches the request. */
@@ -35,13 +35,17 @@ const ALL_CAPS: Capabilities = {
  * query in a busy session.
  */
 export async function sendCall(core: ClientCore, sql: string, p: CompatCallParams, queryId: string, sessionId: string | undefined,
-  format: string | undefined, values?: AsyncIterable<Uint8Array>): Promise<TransportResponse> {
+  format: string | undefined, values?: AsyncIterable<Uint8Array>, answer: Pick<TransportRequest, 'encodedBody' | 'errorAnswers'> = {}): Promise<TransportResponse> {
   const params = await core.queryParams({ params: paramsOf(p.query_params) }, ALL_CAPS, ANY_SERVER, sql);
   const surface = core.surface({ role: p.role, httpHeaders: p.http_headers }, ALL_CAPS, ANY_SERVER);
+  // default_format as a setting: sent as the request's own parameter, as the official client sends
+  // it. A call with a format of its own (query) names it in the SQL too, which the server reads
+  // first: there the request's parameter is that format.
+  const given = withoutDefaultFormat(settingsOf(p.clickhouse_settings));
   return core.request({
-    sql, format, params, settings: core.settingsFor({ settings: settingsOf(p.clickhouse_settings) }), queryId,
+    sql, format: format ?? given.format, params, settings: core.settingsFor({ settings: given.settings }), queryId,
     sessionId, signal: p.abort_signal, idempotent: format !== undefined && values === undefined,
-    whole: format !== undefined, body: values, ...surface,
+    whole: format !== undefined || given.format !== undefined, body: values, ...surface, ...answer,
   });
 }
 
@@ -50,9 +54,9 @@ export async function sendCall(core: ClientCore, sql: string, p: CompatCallParam
  * them; an error while reading is passed through `mapError` (the entry's official shape); the
  * response is released when the bytes end, fail or are abandoned.
  */
-export async function* bodyBytes(r: TransportResponse, queryId: string, mapError: (e: unknown) => unknown): AsyncGenerator<Uint8Array> {
+export async function* bodyBytes(r: TransportResponse, queryId: string, mapError: (e: unknown) => unknown, exceptionsApart = false): AsyncGenerator<Uint8Array> {
   try {
-    yield* heldBody(r, queryId);
+    yield* heldBody(r, queryId, exceptionsApart);
   } catch (e) {
     throw mapError(e);
   } finally {

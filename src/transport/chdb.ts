@@ -81,6 +81,7 @@ export class ChdbTransport implements Transport {
     // HTTP-only per-call options cannot be honoured by the engine (as the client's: http-options.ts).
     if (req.role !== undefined && req.role.length > 0) throw new ChwireConfigError('option role is for HTTP servers; the embedded engine (chdb://) cannot honour it', { queryId: req.queryId });
     if (req.httpHeaders !== undefined) throw new ChwireConfigError('option httpHeaders is for HTTP servers; the embedded engine (chdb://) cannot honour it', { queryId: req.queryId });
+    if (req.errorAnswers === 'return') throw new ChwireConfigError('error answers handed back as responses (ignore_error_response) are for HTTP servers; the embedded engine (chdb://) raises its errors', { queryId: req.queryId });
     // The engine takes no per-query settings outside the SQL text: they become a SETTINGS clause.
     const settings = Object.entries(req.settings ?? {});
     // Names are spliced into the clause: anything but an identifier is refused (the client checks

@@ -15,6 +15,8 @@ export interface ErrorBody {
   text: string;
   /** Why the body was not read to its end (for the error message), or undefined. */
   cut: string | undefined;
+  /** The decompressor's error (its `code` is zlib's, `Z_DATA_ERROR` …) when the body was not decompressible. */
+  cause?: Error | undefined;
 }
 
 /**
@@ -30,6 +32,7 @@ export async function readErrorBody(res: IncomingMessage, asked: Codec | undefin
   const z = encoding === '' || encoding === 'identity' ? undefined : decompressorFor(encoding);
   const source: Readable = z === undefined ? res : pipeline(res, z, () => undefined);
   let cut: string | undefined;
+  let cause: Error | undefined;
   let raw = 0;
   const stop = (why: string): void => {
     cut ??= why;
@@ -54,9 +57,15 @@ export async function readErrorBody(res: IncomingMessage, asked: Codec | undefin
     }
   } catch (e) {
     // A body cut short (or not decompressible) still describes the error as far as it got.
-    if (cut === undefined && z !== undefined && size === 0) cut = `not decompressible as ${encoding} (${(e as Error).message})`;
+    const zlibCode = (e as { code?: unknown }).code;
+    if (cut === undefined && z !== undefined && typeof zlibCode === 'string' && zlibCode.startsWith('Z_')) {
+      cut = `not decompressible as ${encoding}${size === 0 ? '' : ` after ${size} bytes of text`} (${(e as Error).message})`;
+      cause = e as Error;
+    } else if (cut === undefined && z !== undefined && size === 0) {
+      cut = `not decompressible as ${encoding} (${(e as Error).message})`;
+    }
   } finally {
     clearTimeout(timer);
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), cut };
+  return { text: Buffer.concat(chunks).toString('utf8'), cut, cause };
 }

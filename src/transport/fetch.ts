@@ -109,6 +109,8 @@ export class FetchTransport implements Transport {
 
   async request(req: TransportRequest): Promise<TransportResponse> {
     if (this.closed) throw new ChwireConnectionError('client is closed');
+    // The runtime's fetch decompresses every body it asked to be compressed: none comes back encoded.
+    if (req.encodedBody === true && this.opts.compression) throw new ChwireConfigError('this transport (fetch) cannot hand back a response body undecompressed: the runtime decompresses it (turn compression.response off, or read it decompressed)');
     // Failover: the current host until a request to it fails before any response, then the next
     // one (fetch does not say whether the connection was refused or cut, so only reads are resent).
     let lastError: unknown;
@@ -153,7 +155,7 @@ export class FetchTransport implements Transport {
     // would decode it). With compression on, the runtime's own Accept-Encoding is what was asked.
     const encoding = (res.headers.get('content-encoding') ?? '').trim().toLowerCase();
     const unasked = !this.opts.compression && encoding !== '' && encoding !== 'identity';
-    if (res.status !== 200) {
+    if (res.status !== 200 && (req.errorAnswers !== 'return' || unasked)) {
       const { text, cut } = unasked
         ? { text: '', cut: `in Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}, which the request did not ask for (compression is off), not decoded` }
         : await readFetchErrorBody(res, errorBodyMs(this.opts.requestTimeout), () => controller.abort(new ChwireAbortError('error body cut', { queryId })));
@@ -180,6 +182,7 @@ export class FetchTransport implements Transport {
       // The headers the runtime lets this code see (on a page of another origin, the CORS-exposed ones only).
       headers: headersOf(res.headers), body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
       exceptionsFramed: b.exceptionsFramed,
+      ...(res.status !== 200 ? { status: res.status } : {}),
     };
   }
 

@@ -27,25 +27,31 @@ export interface BodyContext {
   open?: OpenResponse;
   /** Called once when the body ends in any way (read to the end, cancelled, broken, closed). */
   onEnd?: () => void;
+  /** Hand the bytes over in their Content-Encoding, undecoded (TransportRequest.encodedBody). */
+  encoded?: boolean;
 }
 
 export interface HttpBody {
   body: AsyncIterable<Uint8Array>;
+  /** Whether the body is scanned for the server's tagged exception block (its bytes are plain text to the scanner). */
+  framed: boolean;
   tail: TailKeeper;
   cancel(): void;
 }
 
 export function responseBody(ctx: BodyContext): HttpBody {
   const { req, res } = ctx;
-  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
   let source: Readable = res;
-  const z = decompressorFor(encoding);
+  const z = ctx.encoded === true ? undefined : decompressorFor(encoding);
   if (z !== undefined) {
     // pipeline propagates a premature end of `res` into `z` as an error.
     source = pipeline(res, z, () => undefined);
   }
+  // Bytes handed over still compressed cannot be scanned (nor their tail read as text).
+  const plain = z !== undefined || encoding === '' || encoding === 'identity';
   const tag = res.headers['x-clickhouse-exception-tag'];
-  const scanner = typeof tag === 'string' && tag.length > 0 ? new ExceptionFramingScanner(tag) : undefined;
+  const scanner = plain && typeof tag === 'string' && tag.length > 0 ? new ExceptionFramingScanner(tag) : undefined;
   const tail = new TailKeeper();
   let finished = false;
   let cancelled = false;
@@ -149,7 +155,7 @@ export function responseBody(ctx: BodyContext): HttpBody {
     }
   }
 
-  return { body: iterate(), tail, cancel };
+  return { body: iterate(), framed: scanner !== undefined, tail, cancel };
 }
 
 /** Maps what went wrong while reading the body to the error the caller sees. */

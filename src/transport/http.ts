@@ -450,12 +450,15 @@ export class HttpTransport implements Transport {
         markHost(e, host.where, host.url.href);
         throw tag(e, { kind: 'final' });
       }
-      const { text, cut } = await readErrorBody(res, this.responseCodec, errorBodyMs(this.opts.requestTimeout));
-      end();
-      const status = res.statusCode ?? 0;
-      const e = oldUrlLimitError(status, text, path, req.params) ?? serverErrorFromText(text, status, queryId, header(res, 'x-clickhouse-exception-code'), host.url.href, cut);
-      markHost(e, host.where, host.url.href);
-      throw tag(e, { kind: classifyStatus(status, e), retryAfter: status === 429 || status === 503 ? parseRetryAfter(header(res, 'retry-after')) : undefined });
+      if (req.errorAnswers !== 'return' || out.ping) {
+        const { text, cut, cause } = await readErrorBody(res, this.responseCodec, errorBodyMs(this.opts.requestTimeout));
+        end();
+        const status = res.statusCode ?? 0;
+        const e = oldUrlLimitError(status, text, path, req.params) ?? serverErrorFromText(text, status, queryId, header(res, 'x-clickhouse-exception-code'), host.url.href, cut, cause);
+        markHost(e, host.where, host.url.href);
+        throw tag(e, { kind: classifyStatus(status, e), retryAfter: status === 429 || status === 503 ? parseRetryAfter(header(res, 'retry-after')) : undefined });
+      }
+      // errorAnswers 'return': the error answer is the response, read as any body below.
     }
     if (out.ping) {
       await readErrorBody(res, this.responseCodec, errorBodyMs(this.opts.requestTimeout));
@@ -480,16 +483,17 @@ export class HttpTransport implements Transport {
       onGiveUp: () => this.killQuery(host, queryId, req.traceparent),
       open,
       onEnd: () => { host.pool.open.remove(open); end(); },
+      encoded: req.encodedBody === true,
     });
     const summaryText = header(res, 'x-clickhouse-summary');
     let summary: Record<string, string> | undefined;
     if (summaryText !== undefined) {
       try { summary = JSON.parse(summaryText) as Record<string, string>; } catch { summary = undefined; }
     }
-    const exceptionTag = header(res, 'x-clickhouse-exception-tag');
     return {
       queryId, summary, timezone: header(res, 'x-clickhouse-timezone'), format: header(res, 'x-clickhouse-format'), host: host.where, url: host.url.href, headers: { ...res.headers }, body: b.body, tailText: () => b.tail.text(), cancel: b.cancel,
-      exceptionsFramed: exceptionTag !== undefined && exceptionTag !== '',
+      exceptionsFramed: b.framed,
+      ...(res.statusCode !== 200 ? { status: res.statusCode } : {}),
     };
   }
 

@@ -29,17 +29,18 @@ export function errorBodyMs(requestTimeout: number): number {
 
 /**
  * `cut`: why the body was not read to its end (too long, too slow, an encoding the client did
- * not ask for); it goes in front of the server's text in `message` (`serverMessage` stays the
- * text as received).
+ * not ask for, not decompressible); it goes in front of the server's text in `message`
+ * (`serverMessage` stays the text as received). `cause`: what stopped it, when an error did (the
+ * decompressor's, with its `Z_…` code).
  */
-export function serverErrorFromText(text: string, status: number | undefined, queryId: string | undefined, headerCode?: string, host?: string, cut?: string): ChwireServerError {
+export function serverErrorFromText(text: string, status: number | undefined, queryId: string | undefined, headerCode?: string, host?: string, cut?: string, cause?: unknown): ChwireServerError {
   const message = text.replace(/\s+$/, '');
   const m = CODE_RE.exec(message);
   const code = m ? Number(m[1]) : headerCode !== undefined && /^\d+$/.test(headerCode) ? Number(headerCode) : 0;
   const n = NAME_RE.exec(message);
   const shown = message.length > 0 ? message : `HTTP status ${status ?? '?'} with an empty body`;
   const prefix = cut === undefined ? undefined : `HTTP status ${status ?? '?'}, error body ${cut}: `;
-  return new ChwireServerError(shown, { serverCode: code, serverName: n ? n[1] : undefined, status }, { queryId, host, ...(prefix !== undefined ? { prefix } : {}) });
+  return new ChwireServerError(shown, { serverCode: code, serverName: n ? n[1] : undefined, status }, { queryId, host, ...(prefix !== undefined ? { prefix } : {}), ...(cause !== undefined ? { cause } : {}) });
 }
 
 /**

@@ -56,6 +56,20 @@ export interface TransportRequest {
   traceparent?: string | undefined;
   /** Hooks of the call's observer (client/observe/): what happens to this request, as it happens. */
   events?: RequestEvents | undefined;
+  /**
+   * Hand the body back as the server sent it, still in its Content-Encoding (compat's exec with
+   * `decompress_response_stream: false`): not decompressed, not scanned for exceptions (the caller
+   * reads bytes it cannot decode). Only an encoding the request asked for is accepted, every other
+   * bound stays; an error answer thrown as an error is still decompressed to be read. A transport
+   * whose runtime decodes every body (fetch, with compression on) refuses it. Default false.
+   */
+  encodedBody?: boolean | undefined;
+  /**
+   * `'return'`: an error answer (an HTTP status other than 200; never a redirect or a proxy's
+   * refusal) is handed back as the response, its status in `status` and its body as a body
+   * (compat's `ignore_error_response`), and is never retried. Default `'throw'`: a typed error.
+   */
+  errorAnswers?: 'throw' | 'return' | undefined;
 }
 
 /**
@@ -90,6 +104,8 @@ export interface TransportResponse {
   readonly host?: string | undefined;
   /** The base URL of the host that answered, without credentials (errors name it as their `host`), when the transport says. */
   readonly url?: string | undefined;
+  /** The HTTP status, when not 200 (a request with `errorAnswers: 'return'` only). */
+  readonly status?: number | undefined;
   /** The response's HTTP headers as node:http gives them (names in lower case); HTTP (node:http) only. */
   readonly headers?: Readonly<Record<string, string | string[] | undefined>> | undefined;
   /**
