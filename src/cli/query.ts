@@ -5,7 +5,7 @@
 // stdout early (`| head`) ends the query quietly with exit 0. Only the query client is loaded
 // (no insert encoders, no columnar readers, no code generator: test/cli.startup.test.ts).
 import { randomUUID } from 'node:crypto';
-import { fstatSync } from 'node:fs';
+import { createWriteStream, fstatSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -14,7 +14,6 @@ import { withGlobalTracer } from '../client/observe/otel-global.js';
 import { nodeTransport } from '../node-transports.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, SETTING_HELP, UsageError, clientOptions, pairs, settingPairs } from './args.js';
 import { counted } from './counted.js';
-import { fileSink } from './file-sink.js';
 import type { AtomicOutput } from './files.js';
 import { progressLine } from './progress.js';
 import type { Interrupt } from './signals.js';
@@ -47,16 +46,16 @@ ${CONNECTION_HELP}
  */
 /**
  * Where a result without `--out` goes. stdout redirected to a regular file (`> file`) is written
- * through file-sink.ts (gathered, one synchronous write per MiB: process.stdout writes a file
- * synchronously one call per chunk, ~48 000 of 4 KiB for 180 MB from 18.16, and an fs.WriteStream
- * hands each write to the thread pool); it is ended (flushed) but fd 1 stays open. A pipe or a
- * terminal is process.stdout, as it is.
+ * through an asynchronous file stream, whose writev sends the chunks that arrived during a write
+ * in one call (process.stdout writes a file synchronously, one call per chunk: ~48 000 of 4 KiB
+ * for 180 MB from 18.16); it is ended (flushed) but fd 1 stays open. A pipe or a terminal is
+ * process.stdout, as it is.
  */
 function stdoutSink(): { stream: Writable; end: boolean } {
   let file = false;
   try { file = fstatSync(1).isFile(); } catch { /* not a file: process.stdout */ }
   if (!file) return { stream: process.stdout, end: false };
-  const stream = fileSink(1);
+  const stream = createWriteStream('', { fd: 1, autoClose: false });
   // Errors reach the command through pipeline(); this keeps one that comes after it from being unhandled.
   stream.on('error', () => undefined);
   return { stream, end: true };
@@ -96,7 +95,7 @@ export async function queryCommand(argv: readonly string[], io: CommandIO, stop:
   try {
     // The file is created before the query is sent: an unwritable destination costs no query.
     if (values.out !== undefined) {
-      // files.ts (and node:fs/promises) only for --out.
+      // files.ts (and node:crypto's randomBytes, node:fs/promises) only for --out.
       const { atomicOutput } = await import('./files.js');
       const file = out = await atomicOutput(values.out);
       stop.onForcedExit(() => file.discardSync());
