@@ -21,16 +21,18 @@ const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.st
 const dir = mkdtempSync(join(tmpdir(), 'chwire-cli-startup-'));
 const PRELOAD = join(dir, 'record-loaded.cjs');
 // At exit the preload writes the files in the CommonJS module cache (every chwire module the bin required).
-writeFileSync(PRELOAD, "process.on('exit', () => require('fs').writeFileSync(process.env.LOADED_FILE, JSON.stringify(Object.keys(require.cache))));\n");
+// (And Node's built-in modules loaded, from process.moduleLoadList, after a marker.)
+writeFileSync(PRELOAD, "process.on('exit', () => require('fs').writeFileSync(process.env.LOADED_FILE, JSON.stringify([...Object.keys(require.cache), '--builtins--', ...process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))])));\n");
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the bin with `args`; returns its exit code and the chwire modules it loaded (paths under dist/cjs). */
-function loaded(args: string[]): { code: number | null; modules: string[]; stderr: string } {
+function loaded(args: string[]): { code: number | null; modules: string[]; builtins: string[]; stderr: string } {
   const file = join(dir, 'loaded.json');
   rmSync(file, { force: true });
   const r = spawnSync(process.execPath, ['--require', PRELOAD, BIN, ...args], { encoding: 'utf8', env: { ...ENV, LOADED_FILE: file }, timeout: 60_000 });
   const all = JSON.parse(readFileSync(file, 'utf8')) as string[];
-  return { code: r.status, stderr: r.stderr, modules: all.filter((f) => f.startsWith(CJS)).map((f) => relative(CJS, f)) };
+  const mark = all.indexOf('--builtins--');
+  return { code: r.status, stderr: r.stderr, modules: all.slice(0, mark).filter((f) => f.startsWith(CJS)).map((f) => relative(CJS, f)), builtins: all.slice(mark + 1) };
 }
 
 const NEVER_FOR_QUERY = [/^gen\//, /^cli\/gen\.js$/, /^cli\/insert/, /^native\/write\//, /^client\/insert/, /^client\/columns/, /^arrow\//, /^compat\//, /^index\.js$/];
@@ -42,6 +44,10 @@ test('chwire query loads the query client only: no insert encoders, columnar rea
   assert.ok(r.modules.includes('client/query-client.js') && r.modules.includes('transport/http.js'), `the query path ran: ${r.modules.join(' ')}`);
   const extra = r.modules.filter((m) => NEVER_FOR_QUERY.some((re) => re.test(m)));
   assert.deepEqual(extra, [], `chwire query loaded ${extra.join(', ')}`);
+  // An http:// query without compression needs neither TLS nor zlib (node:https alone is ~25 ms of a start).
+  assert.ok(r.builtins.includes('http'), `the built-ins were recorded: ${r.builtins.join(' ')}`);
+  const unneeded = r.builtins.filter((m) => ['https', 'tls', 'zlib', 'fs/promises'].includes(m));
+  assert.deepEqual(unneeded, [], `chwire query to http:// loaded node:${unneeded.join(', node:')}`);
 });
 
 test('chwire insert does not load the code generator; --help loads no client', { timeout: 60_000 }, () => {

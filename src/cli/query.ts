@@ -14,7 +14,7 @@ import { withGlobalTracer } from '../client/observe/otel-global.js';
 import { nodeTransport } from '../node-transports.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, SETTING_HELP, UsageError, clientOptions, pairs, settingPairs } from './args.js';
 import { counted } from './counted.js';
-import { atomicOutput, type AtomicOutput } from './files.js';
+import type { AtomicOutput } from './files.js';
 import { progressLine } from './progress.js';
 import type { Interrupt } from './signals.js';
 import type { CommandIO } from './gen.js';
@@ -95,6 +95,8 @@ export async function queryCommand(argv: readonly string[], io: CommandIO, stop:
   try {
     // The file is created before the query is sent: an unwritable destination costs no query.
     if (values.out !== undefined) {
+      // files.ts (and node:crypto's randomBytes, node:fs/promises) only for --out.
+      const { atomicOutput } = await import('./files.js');
       const file = out = await atomicOutput(values.out);
       stop.onForcedExit(() => file.discardSync());
     } else {

@@ -323,6 +323,10 @@ function simpleDays(s: string): number {
   return daysFromCivil(y, m, d);
 }
 
+/** fixedDateTime's last valid day (YYYYMMDD as a number; -1: none yet) and its first second. */
+let lastDay = -1;
+let lastDaySeconds = 0;
+
 /**
  * Seconds since the epoch of exactly 'YYYY-MM-DD hh:mm:ss' (also with 'T' for the space, and
  * with a final 'Z'), the shape JSON pipelines and the official client send; negative for any
@@ -344,15 +348,21 @@ export function fixedDateTime(s: string): number {
   if ((y1 | (9 - y1) | y2 | (9 - y2) | y3 | (9 - y3) | y4 | (9 - y4) | m1 | (9 - m1) | m2 | (9 - m2) |
     d1 | (9 - d1) | d2 | (9 - d2) | h1 | (9 - h1) | h2 | (9 - h2) | i1 | (9 - i1) | i2 | (9 - i2) |
     s1 | (9 - s1) | s2 | (9 - s2)) < 0) return -1;
-  const y = y1 * 1000 + y2 * 100 + y3 * 10 + y4;
-  const m = m1 * 10 + m2;
-  const d = d1 * 10 + d2;
   const h = h1 * 10 + h2;
   const mi = i1 * 10 + i2;
   const se = s1 * 10 + s2;
-  if (m < 1 || m > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return -1;
+  if (h > 23 || mi > 59 || se > 59) return -1;
+  // Consecutive values mostly fall on the same day: its seconds are kept from the last one.
+  const y = y1 * 1000 + y2 * 100 + y3 * 10 + y4;
+  const m = m1 * 10 + m2;
+  const d = d1 * 10 + d2;
+  const ymd = y * 10000 + m * 100 + d;
+  if (ymd === lastDay) return lastDaySeconds + h * 3600 + mi * 60 + se;
+  if (m < 1 || m > 12 || d < 1) return -1;
   if (d > 28 && d > (m === 2 ? ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28) : MONTH_DAYS[m - 1]!)) return -1;
-  return daysFromCivil(y, m, d) * 86400 + h * 3600 + mi * 60 + se;
+  lastDay = ymd;
+  lastDaySeconds = daysFromCivil(y, m, d) * 86400;
+  return lastDaySeconds + h * 3600 + mi * 60 + se;
 }
 
 /** Milliseconds since the epoch of a Date (NaN when invalid or not a Date). */

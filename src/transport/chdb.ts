@@ -8,8 +8,6 @@
 // the call at once with ChwireAbortError and requestTimeout with ChwireTimeoutError, whatever the
 // engine still does (it cannot be interrupted; the connection is reused only once it is done);
 // see chdb-engine.ts and chdb-connections.ts for what connections are reused and when.
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChwireAbortError, ChwireConfigError, ChwireConnectionError } from '../errors.js';
 import { chdbParamValue } from './chdb-params.js';
@@ -210,6 +208,8 @@ export class ChdbTransport implements Transport {
     const m = /\bFORMAT\s+([A-Za-z0-9_]+)\s*$/i.exec(req.sql);
     if (m === null) throw new ChwireConfigError('an INSERT with data must end with FORMAT <name>');
     const timeout = this.opts.requestTimeout;
+    // Loaded here, the only place that writes a file: a process that only reads does not load them.
+    const [{ mkdtemp, open, rm }, { tmpdir }] = await Promise.all([import('node:fs/promises'), import('node:os')]);
     const dir = await mkdtemp(join(tmpdir(), 'chwire-insert-'));
     const removeDir = (): void => { void rm(dir, { recursive: true, force: true }).catch(() => undefined); };
     const file = join(dir, 'data.bin');

@@ -3,10 +3,11 @@
 // Invariant: a codec is only ever chosen when the running Node can both make and read it (zstd
 // is feature-detected: node:zlib has it from Node 22.15 / 23.8); otherwise the client is not
 // created (ChwireConfigError), so no request ever asks for bytes the client cannot decode.
-import * as zlib from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { ChwireConfigError } from '../errors.js';
 import type { Codec } from './codec-names.js';
+import { lazyBuiltin } from './node-builtin.js';
 
 export type { Codec } from './codec-names.js';
 
@@ -15,11 +16,12 @@ type ZstdZlib = {
   createZstdDecompress?: (o?: object) => Transform;
   constants: Record<string, number>;
 };
-const z = zlib as unknown as ZstdZlib;
+// node:zlib only once a body is compressed or decompressed (or zstd is asked about).
+const zlibModule = lazyBuiltin<typeof Zlib & ZstdZlib>('node:zlib');
 
 /** Whether this Node's node:zlib has zstd (22.15+ / 23.8+). */
 export function zstdAvailable(): boolean {
-  return typeof z.createZstdCompress === 'function' && typeof z.createZstdDecompress === 'function';
+  return typeof zlibModule().createZstdCompress === 'function' && typeof zlibModule().createZstdDecompress === 'function';
 }
 
 /** Throws when this Node cannot make and read `codec` (zstd before 22.15 / 23.8). */
@@ -34,6 +36,8 @@ export function checkCodecAvailable(where: string, codec: Codec | false | undefi
  * it streams, so speed matters more than ratio (gzip/deflate level 1, brotli quality 1, zstd 1).
  */
 export function compressor(codec: Codec): Transform {
+  const zlib = zlibModule();
+  const z: ZstdZlib = zlib;
   switch (codec) {
     case 'gzip': return zlib.createGzip({ level: zlib.constants.Z_BEST_SPEED });
     case 'deflate': return zlib.createDeflate({ level: zlib.constants.Z_BEST_SPEED });
@@ -48,11 +52,15 @@ export function compressor(codec: Codec): Transform {
  * the decoder reports what it finds). ClickHouse's `deflate` is zlib-wrapped deflate.
  */
 export function decompressorFor(contentEncoding: string): Transform | undefined {
-  switch (contentEncoding.trim().toLowerCase()) {
+  const codec = contentEncoding.trim().toLowerCase();
+  // (Checked before node:zlib is loaded: an unencoded body, the common case, never loads it.)
+  if (codec !== 'gzip' && codec !== 'deflate' && codec !== 'br' && codec !== 'zstd') return undefined;
+  const zlib = zlibModule();
+  const z: ZstdZlib = zlib;
+  switch (codec) {
     case 'gzip': return zlib.createGunzip();
     case 'deflate': return zlib.createInflate();
     case 'br': return zlib.createBrotliDecompress();
     case 'zstd': return zstdAvailable() ? z.createZstdDecompress!() : undefined;
-    default: return undefined;
   }
 }

@@ -19,7 +19,7 @@
 // A response is decoded only in the Content-Encoding the request asked for, and an error body is
 // read within error-body.ts's bounds (1 MiB of text, 10 s or requestTimeout).
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { ChwireAbortError, ChwireConnectionError, ChwireDecodeError, ChwireServerError, ChwireTimeoutError, isChwireError, type CallTimings, type ChwireError } from '../errors.js';
@@ -39,6 +39,7 @@ import { DEFAULT_RETRY_BUDGET, RetryBudget } from './retry-budget.js';
 import { errorBodyMs, serverErrorFromText } from './server-error.js';
 import { isRedirectStatus, redirectError } from './redirect.js';
 import { checkUrlLength, oldUrlLimitError } from './url-limit.js';
+import { lazyBuiltin } from './node-builtin.js';
 import { parseVersion, SERVER_INFO_SQL, type ServerInfo, type Transport, type TransportEvents, type TransportRequest, type TransportResponse } from './types.js';
 import { quoteString } from '../types/quote.js';
 import type { TlsOptions } from './tls-options.js';
@@ -91,6 +92,9 @@ export interface HttpTransportOptions {
   maxHeaderSize?: number | undefined;
 }
 
+// node:https (and with it node:tls) only once an https:// URL is used.
+const httpsModule = lazyBuiltin<typeof https>('node:https');
+
 const IDLE_SINCE = Symbol('chwire.idleSince');
 const IDLE_LIMIT = Symbol('chwire.idleLimit');
 type PooledSocket = Socket & { [IDLE_SINCE]?: number; [IDLE_LIMIT]?: number };
@@ -103,7 +107,7 @@ type PooledSocket = Socket & { [IDLE_SINCE]?: number; [IDLE_LIMIT]?: number };
 //   (INSERT, DDL) on such a socket could not be retried.
 function keepAliveAgent(secure: boolean, opts: HttpTransportOptions): http.Agent {
   const base = { keepAlive: opts.keepAlive, maxSockets: opts.maxOpenConnections, maxFreeSockets: opts.maxOpenConnections, scheduling: 'lifo' as const };
-  const agent = secure ? new https.Agent({ ...base, ...(opts.tls as https.AgentOptions | undefined) }) : new http.Agent(base);
+  const agent = secure ? new (httpsModule().Agent)({ ...base, ...(opts.tls as https.AgentOptions | undefined) }) : new http.Agent(base);
   // @types/node declares this hook as returning void; Node uses its boolean result.
   const original = agent.keepSocketAlive.bind(agent) as unknown as (s: Socket) => boolean;
   (agent as unknown as { keepSocketAlive: (s: Socket) => boolean }).keepSocketAlive = (socket: PooledSocket): boolean => {
@@ -585,7 +589,7 @@ export class HttpTransport implements Transport {
       const rc = this.opts.requestCompression;
       const bodyCodec: Codec | undefined = body === undefined || Buffer.isBuffer(body) || rc === undefined || rc === false ? undefined : rc === true ? 'gzip' : rc;
       if (bodyCodec !== undefined) headers['Content-Encoding'] = bodyCodec;
-      const lib = host.url.protocol === 'https:' ? https : http;
+      const lib = host.url.protocol === 'https:' ? httpsModule() : http;
       const req = lib.request({
         protocol: host.url.protocol,
         hostname: target.hostname,

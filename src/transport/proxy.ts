@@ -6,11 +6,15 @@
 // never inside the tunnel), and never appear in a URL, a message or an error's cause.
 import http from 'node:http';
 import type https from 'node:https';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ChwireConfigError } from '../errors.js';
 import type { ProxyConfig } from './proxy-url.js';
+import { lazyBuiltin } from './node-builtin.js';
+
+// node:tls only when a tunnel to an https server is opened.
+const tlsModule = lazyBuiltin<typeof tls>('node:tls');
 
 /** The host, port and path to put in a request to `server` (the proxy's, and an absolute URL, for plain HTTP through it). */
 export function requestTarget(server: URL, path: string, proxy: ProxyConfig | undefined): { hostname: string; port: number | string; path: string; headers: Record<string, string> } {
@@ -58,7 +62,7 @@ export function tunnelThrough(agent: https.Agent, proxy: ProxyConfig): https.Age
       }
       if (head.length > 0) socket.unshift(head);
       const servername = options.servername !== undefined && options.servername !== '' ? options.servername : net.isIP(host) === 0 ? host : undefined;
-      const secure = tls.connect({ ...options, host: undefined, port: undefined, path: undefined, socket, servername } as tls.ConnectionOptions);
+      const secure = tlsModule().connect({ ...options, host: undefined, port: undefined, path: undefined, socket, servername } as tls.ConnectionOptions);
       finish(null, secure);
     });
     req.once('error', (e: Error & { code?: string }) => {

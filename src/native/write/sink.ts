@@ -1,6 +1,7 @@
-// The byte sink of the Native encoder: one growing buffer for small and variable-size data
-// (headers, string bytes with their LEB128 lengths, offsets) plus whole typed-array columns
-// handed over as they are, so that a numeric column costs exactly one copy (into its typed array).
+// The byte sink of the Native encoder: buffers for small and variable-size data (headers, string
+// bytes with their LEB128 lengths, offsets), each new one twice the last, plus whole typed-array
+// columns handed over as they are, so that a numeric column costs exactly one copy (into its
+// typed array) and no byte is copied again when a buffer fills up.
 //
 // Invariant: `chunks()` returns the block's bytes in write order; a typed array passed to
 // `view()` is never copied and must not be modified afterwards. No `node:` imports.
@@ -27,17 +28,18 @@ export class ByteSink {
     this.buf = new Uint8Array(initial);
   }
 
-  /** Make room for `n` more bytes. Grows by doubling so a column of many small strings is linear. */
+  /**
+   * Make room for `n` more bytes. When the buffer is full, the bytes written so far are handed out
+   * as a chunk (as view() does) and writing goes on in a new buffer twice the size: nothing
+   * written is copied again, and a column of many small strings stays linear.
+   */
   ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    // Everything before `mark` was already handed out as a view: start a fresh buffer instead of copying it.
-    const pending = this.pos - this.mark;
+    this.cut();
     let size = this.buf.length * 2;
-    while (size < pending + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(this.mark, this.pos));
-    this.buf = next;
-    this.pos = pending;
+    while (size < n) size *= 2;
+    this.buf = new Uint8Array(size);
+    this.pos = 0;
     this.mark = 0;
   }
 
@@ -103,12 +105,20 @@ export class ByteSink {
     const max = len * 3;
     const reserve = varUIntSize(max);
     this.ensure(reserve + max);
+    const b = this.buf;
     const start = this.pos;
-    const written = utf8Encoder.encodeInto(s, this.buf.subarray(start + reserve, start + reserve + max)).written;
+    const written = utf8Encoder.encodeInto(s, b.subarray(start + reserve, start + reserve + max)).written;
     const need = varUIntSize(written);
-    if (need !== reserve) this.buf.copyWithin(start + need, start + reserve, start + reserve + written);
-    this.pos = start;
-    this.varUInt(written);
+    if (need !== reserve) b.copyWithin(start + need, start + reserve, start + reserve + written);
+    // The length goes into the bytes reserved above (need ≤ reserve), never through ensure(): a
+    // new buffer there would separate the length from the bytes already encoded after it.
+    let p = start;
+    let v = written;
+    while (v >= 0x80) {
+      b[p++] = (v & 0x7f) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    b[p] = v;
     this.pos = start + need + written;
   }
 
