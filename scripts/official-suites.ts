@@ -3,7 +3,7 @@
 // this project, its dependencies installed and `npm run build` done) twice against one server: once
 // with the official client (the repository's own `dist` aliases), once with `@clickhouse/client`,
 // `@clickhouse/client-common` and the repository's internal `@clickhouse/client-node` aliased to
-// this project's built chwire/compat. Prints, per suite, the tests that pass with the official
+// this project's built chwire/compat (and `@clickhouse/client-web` to chwire/compat/web). Prints, per suite, the tests that pass with the official
 // client and fail with compat (with compat's first error line), and the counts. --chwire names
 // another built chwire to alias (a folder holding dist/src/compat.js, e.g. an older commit's
 // build); given more than once, the official run is shared and each build is reported in turn.
@@ -49,6 +49,7 @@ const server = new URL(serverArg);
 const project = fileURLToPath(new URL('../..', import.meta.url));
 const builds = (values.chwire ?? [project]).map((d) => resolve(d));
 const compatEntry = (build: string): string => join(build, 'dist/src/compat.js');
+const compatWebEntry = (build: string): string => join(build, 'dist/src/compat-web.js');
 const vitestBin = join(checkout, 'node_modules/vitest/vitest.mjs');
 for (const [what, path] of [['the checkout\'s vitest (npm ci in the checkout)', vitestBin], ['the official client\'s build (npm run build in the checkout)', join(checkout, 'packages/client-node/dist/index.js')], ...builds.map((b) => ['chwire\'s build (npm run build there)', compatEntry(b)] as const)] as const) {
   if (!existsSync(path)) {
@@ -87,6 +88,8 @@ function configFor(target: Target, suite: string): string {
         '@clickhouse/client-common': client,
         '@clickhouse/client-node': client,
         '@clickhouse/client': client,
+        // The web client (hyperdx's browser path runs under Node too): chwire/compat/web, where the build has it.
+        ...(target !== 'official' && existsSync(compatWebEntry(target)) ? { '@clickhouse/client-web': compatWebEntry(target) } : {}),
         '@test': join(checkout, 'packages/client-common/__tests__'),
       },
     },

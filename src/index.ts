@@ -2,7 +2,7 @@
 // (the I/O-free codecs are in `chwire/codec`).
 import { createClientWith, type Client } from './client/client.js';
 import { createQueryClientWith, type QueryClient } from './client/query-client.js';
-import type { ClientOptions } from './client/config.js';
+import type { ClientOptions } from './client/options/config.js';
 import { nodeTransport } from './node-transports.js';
 import { withGlobalTracer } from './client/observe/otel-global.js';
 
@@ -21,17 +21,17 @@ export function createQueryClient(options: ClientOptions = {}): QueryClient {
 }
 
 export type { Client, QueryClient, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue, CloseOptions } from './client/client.js';
-export { insert, refreshSchema } from './client/insert-call.js';
-export { fetchColumns, streamColumns } from './client/columns-call.js';
-export type { ClientOptions, Settings, SettingValue } from './client/config.js';
-export type { RowStream } from './client/row-stream.js';
-export type { RawStream, RawOptions } from './client/raw-stream.js';
-export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, TableColumn } from './client/insert.js';
-export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
-export type { ColumnStream, ColumnBatch } from './client/column-stream.js';
-export { tuple, QueryTuple } from './client/params.js';
+export { insert, refreshSchema } from './client/insert/insert-call.js';
+export { fetchColumns, streamColumns } from './client/read/columns-call.js';
+export type { ClientOptions, Settings, SettingValue } from './client/options/config.js';
+export type { RowStream } from './client/read/row-stream.js';
+export type { RawStream, RawOptions } from './client/read/raw-stream.js';
+export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, TableColumn } from './client/insert/insert.js';
+export type { ColumnsResult, ColumnsOptions } from './client/read/columns.js';
+export type { ColumnStream, ColumnBatch } from './client/read/column-stream.js';
+export { tuple, QueryTuple } from './client/sql/params.js';
 export { precompiledHits, precompiledCount, type PrecompiledKind } from './codegen/precompiled.js';
-export { sqlLiteral, sqlInteger } from './client/literal.js';
+export { sqlLiteral, sqlInteger } from './client/sql/literal.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export {
   columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,

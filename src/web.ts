@@ -25,22 +25,22 @@ export function createQueryClient(options: WebClientOptions = {}): QueryClient {
 }
 
 export type { Client, QueryClient, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue, CloseOptions } from './client/client.js';
-export { insert, refreshSchema } from './client/insert-call.js';
-export { fetchColumns, streamColumns } from './client/columns-call.js';
-export type { Settings, SettingValue } from './client/config.js';
+export { insert, refreshSchema } from './client/insert/insert-call.js';
+export { fetchColumns, streamColumns } from './client/read/columns-call.js';
+export type { Settings, SettingValue } from './client/options/config.js';
 export type { FetchFunction } from './transport/fetch.js';
-export type { RowStream } from './client/row-stream.js';
-export type { RawStream, RawOptions } from './client/raw-stream.js';
-export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, TableColumn } from './client/insert.js';
-export type { ColumnsResult, ColumnsOptions } from './client/columns.js';
-export type { ColumnStream, ColumnBatch } from './client/column-stream.js';
+export type { RowStream } from './client/read/row-stream.js';
+export type { RawStream, RawOptions } from './client/read/raw-stream.js';
+export type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow, TableColumn } from './client/insert/insert.js';
+export type { ColumnsResult, ColumnsOptions } from './client/read/columns.js';
+export type { ColumnStream, ColumnBatch } from './client/read/column-stream.js';
 export type { HostStatus, LoadBalancing } from './transport/hosts.js';
 export type { RetryOptions } from './transport/retry.js';
 export type { TracingOptions, TracingTracer, TracingSpan } from './client/observe/tracing.js';
 export type { Logger, LogLevel } from './client/observe/logger.js';
-export { tuple, QueryTuple } from './client/query-tuple.js';
+export { tuple, QueryTuple } from './client/sql/query-tuple.js';
 export { precompiledHits, precompiledCount, type PrecompiledKind } from './codegen/precompiled.js';
-export { sqlLiteral, sqlInteger } from './client/literal.js';
+export { sqlLiteral, sqlInteger } from './client/sql/literal.js';
 export type { NativeColumns, NativeColumn } from './native/index.js';
 export {
   columnType, columnTypes, epochMillis, decimalNumbers, decimalStrings, nullableNumbers, nullableValues, enumLabels, lowCardinalityValues,

@@ -1,4 +1,4 @@
-// The row iterator of RowStreamImpl (src/client/row-stream.ts) on its own, fed by a scripted
+// The row iterator of RowStreamImpl (src/client/read/row-stream.ts) on its own, fed by a scripted
 // response and a real decoder (RowBinaryWithNamesAndTypes bytes from the embedded engine): rows in
 // order across batches and chunks that complete no row, overlapping next() calls that must not
 // reorder or lose rows, early return() releasing the connection exactly once, errors reaching the
@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRowBinaryDecoder } from '../src/codec.js';
 import { ChwireDecodeError, ChwireServerError } from '../src/errors.js';
-import { RowStreamImpl, joinBatches, type OpenedQuery } from '../src/client/row-stream.js';
+import { RowStreamImpl, joinBatches, type OpenedQuery } from '../src/client/read/row-stream.js';
 import type { TransportResponse } from '../src/transport/types.js';
 import { engineBytes } from './support/engine.js';
 

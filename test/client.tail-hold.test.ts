@@ -1,10 +1,10 @@
-// TailHold (src/client/tail-hold.ts) on its own, by property: any bytes in any chunking come out
+// TailHold (src/client/read/tail-hold.ts) on its own, by property: any bytes in any chunking come out
 // whole and in order; no byte of an exception appended at the end (text starting `Code: `, at most
 // 16 KiB) is released before the body has ended; and ordinary data waits for at most 5 bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { HOLD_BYTES, TailHold } from '../src/client/tail-hold.js';
+import { HOLD_BYTES, TailHold } from '../src/client/read/tail-hold.js';
 
 const MARK = Buffer.from('Code: ');
 

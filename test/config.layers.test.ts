@@ -1,5 +1,5 @@
 // createClient's options, layer by layer (issue 20): each layer declares the options it checks
-// (client/config.ts CLIENT_OPTION_KEYS, transport/http-options.ts HTTP_OPTION_KEYS,
+// (client/options/config.ts CLIENT_OPTION_KEYS, transport/http-options.ts HTTP_OPTION_KEYS,
 // client/observe/options.ts OBSERVE_OPTION_KEYS, plan/options.ts DECODE_OPTION_KEYS), its resolver
 // reads exactly those, each once, and together they are ClientOptions: an option is declared where
 // it is checked, and none is accepted unchecked. A bad value of every option fails at createClient
@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, ChwireConfigError, type ClientOptions } from '../src/index.js';
 import { createClient as createWebClient, type WebClientOptions } from '../src/web.js';
-import { CLIENT_OPTION_KEYS } from '../src/client/config.js';
+import { CLIENT_OPTION_KEYS } from '../src/client/options/config.js';
 import { HTTP_OPTION_KEYS, resolveHttpOptions } from '../src/transport/http-options.js';
 import { OBSERVE_OPTION_KEYS, resolveObserver } from '../src/client/observe/options.js';
 import { DECODE_OPTION_KEYS } from '../src/plan/options.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { queryAsync } from 'chdb';
 import { createClient, ChwireConfigError, type Client } from '../src/index.js';
-import { FormatClauses, formatClauseError, trailingFormat } from '../src/client/format-clause.js';
+import { FormatClauses, formatClauseError, trailingFormat } from '../src/client/sql/format-clause.js';
 import { REAL_URL, SKIP_REAL } from './support/ch-server.js';
 
 /** Whether the engine answers `sql` (asked for TSV) in JSONEachRow, i.e. took a FORMAT clause from it. */

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '../src/index.js';
-import { splitTableName } from '../src/client/identifiers.js';
+import { splitTableName } from '../src/client/sql/identifiers.js';
 import { REAL_URL, SKIP_REAL, uniqueName } from './support/ch-server.js';
 
 test('splitTableName: bare and quoted parts, doubled and escaped quotes', () => {

@@ -1,5 +1,5 @@
 // Zone-less date-time text on insert is read with the server's own offsets for the zone, learnt
-// once per host and zone (src/client/server-text-zones.ts), not with this runtime's Intl data: the
+// once per host and zone (src/client/insert/server-text-zones.ts), not with this runtime's Intl data: the
 // two tz databases differ (Africa/Casablanca from 2026 between Node 22+ (tz 2026e) and the 26.7
 // engine; 1974 between Node 20 and 18.16 on Debian), and the server's reading is the one that
 // counts. Checked: the learnt offsets equal the engine's at random instants near and between its

@@ -14,7 +14,7 @@ import { ChwireDecodeError, ChwireTypeError } from '../src/errors.js';
 import { createNativeDecoder, decodeNative } from '../src/native/index.js';
 import type { DecodeOptions } from '../src/plan/options.js';
 import type { Row, RowSource, RowStreamDecoder } from '../src/stream-decoder.js';
-import { RowStreamImpl, type OpenedQuery } from '../src/client/row-stream.js';
+import { RowStreamImpl, type OpenedQuery } from '../src/client/read/row-stream.js';
 import type { TransportResponse } from '../src/transport/types.js';
 import { engineBytes } from './support/engine.js';
 import { fixtureIndex, fixtureBytes } from './support/fixtures.js';

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ChwireConfigError } from '../src/errors.js';
-import { formatQueryParam, formatQueryParams, tuple } from '../src/client/params.js';
+import { formatQueryParam, formatQueryParams, tuple } from '../src/client/sql/params.js';
 import { engineJsonRows } from './support/engine.js';
 
 /** SQL string literal (only `\` and `'` need escaping inside it). */

@@ -8,7 +8,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createClient, tuple, ChwireConfigError } from '../src/index.js';
-import { placeholderTypes } from '../src/client/placeholders.js';
+import { placeholderTypes } from '../src/client/sql/placeholders.js';
 import { printType } from '../src/types/index.js';
 
 const c = createClient({ url: 'chdb://' });

@@ -21,8 +21,15 @@ const text = fc.oneof(
   fc.string({ unit: fc.constantFrom('a', 'Z', '0', '*', '-', '.', '_', '~', '!', "'", '(', ')', ' ', '&', '=', '+', '%', '#', '?', '/', '\n', '\r', 'é', '\u{1F600}', '\uD800', '\uDC00'), maxLength: 30 }),
 );
 
+// Names with a lone surrogate are left out: URLSearchParams of a record turns each into U+FFFD first,
+// so two such names are one parameter there (the record's later value wins). The transport's names
+// are setting and parameter names, identifiers by then (client/options/setting-name.ts), so none
+// reaches it; values, where lone surrogates do occur, keep them.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const name = text.filter((k) => !LONE_SURROGATE.test(k));
+
 test('queryString equals URLSearchParams for any parameters and roles (property)', () => {
-  fc.assert(fc.property(fc.dictionary(text, text, { maxKeys: 8 }), fc.option(fc.array(text, { maxLength: 3 }), { nil: undefined }), (query, roles) => {
+  fc.assert(fc.property(fc.dictionary(name, text, { maxKeys: 8 }), fc.option(fc.array(text, { maxLength: 3 }), { nil: undefined }), (query, roles) => {
     assert.equal(queryString(query, roles), reference(query, roles));
   }), { numRuns: 2000 });
 });
@@ -38,6 +45,7 @@ test('formEncode: plain texts as they are, every other one as URLSearchParams es
   assert.equal(formEncode('output_format_native_encode_types_in_binary_format'), 'output_format_native_encode_types_in_binary_format');
   assert.equal(formEncode('1.5e-3*x'), '1.5e-3*x');
   assert.equal(formEncode('a b&c=d+e%f~!'), 'a+b%26c%3Dd%2Be%25f%7E%21');
+  assert.equal(formEncode('\uD800x\uDC00'), new URLSearchParams([['', '\uD800x\uDC00']]).toString().slice(1));
   assert.equal(formEncode('\uD800x'), '%EF%BF%BDx');
   assert.equal(formEncode(''), '');
 });

@@ -12,7 +12,7 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { createClient, ChwireConfigError, ChwireEncodeError, isChwireError } from '../src/index.js';
 import { compileNativeEncoder, interpretNativeEncoder } from '../src/native/write/encoder.js';
-import { formatQueryParams, tuple } from '../src/client/params.js';
+import { formatQueryParams, tuple } from '../src/client/sql/params.js';
 
 /** Every text of an error a caller could print, ship or serialise, and of its causes. */
 function errorTexts(e: unknown): string[] {

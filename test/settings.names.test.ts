@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createClient, ChwireConfigError, type Client } from '../src/index.js';
 import { createClient as createWebClient } from '../src/web.js';
 import { startTestServer } from './support/test-server.js';
-import { checkSettingName, RESERVED_SETTING_NAMES } from '../src/client/setting-name.js';
+import { checkSettingName, RESERVED_SETTING_NAMES } from '../src/client/options/setting-name.js';
 
 const server = await startTestServer();
 after(() => server.close());
@@ -53,7 +53,7 @@ for (const [kind, make] of clients) {
 }
 
 // Issue 25, item 1: names the HTTP interface reads as its own request parameters are not settings.
-// The list is the server's (src/client/setting-name.ts says where from); each refusal names the
+// The list is the server's (src/client/options/setting-name.ts says where from); each refusal names the
 // chwire option that does the job.
 const RESERVED: [string, RegExp][] = [
   ['query', /option params/], ['database', /option database/], ['default_format', /option format/],

@@ -189,14 +189,14 @@ test('split bundles: what (a) and (b) load before their first query, with a firs
     lines.push(`(${name}) initial ${kB(sizes.initial)} kB gz in ${initial.size} chunks, with a first fetch ${kB(sizes.firstFetch)} kB, all ${chunks.size} chunks ${kB(sizes.total)} kB`);
     for (const k of ['initial', 'firstFetch', 'total'] as const) assert.ok(sizes[k] <= SPLIT_BUDGET[name][k], `(${name}) split ${k} is ${sizes[k]} B, over its budget of ${SPLIT_BUDGET[name][k]} B`);
     const initialModules = [...initial].flatMap((f) => chunks.get(f)!.modules);
-    const lazy = initialModules.filter((m) => m.startsWith('native/') || m.startsWith('rowbinary/') || /^client\/(insert(?!-call)|params|value-check|chunk-)/.test(m) || m.startsWith('convert/encode-values'));
+    const lazy = initialModules.filter((m) => m.startsWith('native/') || m.startsWith('rowbinary/') || /^client\/(insert\/(?!insert-call)|sql\/(params|value-check|chunk-)|read\/chunk-)/.test(m) || m.startsWith('convert/encode-values'));
     assert.deepEqual(lazy, [], `(${name}) the initial chunks hold parts loaded on first use`);
     // The control: those parts are in the bundle, in chunks of their own.
-    assert.ok([...chunks.values()].some((c) => c.modules.includes('native/read/row-decoder.js')) && [...chunks.values()].some((c) => c.modules.includes('client/params.js')), `(${name}) the lazy parts must be bundled`);
+    assert.ok([...chunks.values()].some((c) => c.modules.includes('native/read/row-decoder.js')) && [...chunks.values()].some((c) => c.modules.includes('client/sql/params.js')), `(${name}) the lazy parts must be bundled`);
     if (name === 'worker') {
       assert.ok([...chunks.values()].some((c) => c.modules.includes('native/write/encoder.js') && !initial.has(c.file)), 'the Worker must hold the insert encoders in a chunk loaded on first insert');
       // A first fetch (RowBinary) and a first insert: the insert path brings no Native reader.
-      const both = new Set([...initial, ...closure(rowBinary), ...closure(entry('client/insert.js'))]);
+      const both = new Set([...initial, ...closure(rowBinary), ...closure(entry('client/insert/insert.js'))]);
       assert.deepEqual([...both].filter((f) => chunks.get(f)!.modules.some((m) => m.startsWith('native/read/'))), [], 'the insert path loads the Native reader');
       lines.push(`(worker) with a first fetch and a first insert ${kB(sum(both))} kB`);
       assert.ok(sum(both) <= SPLIT_WORKER_WITH_INSERT, `(worker) split with a first fetch and a first insert is ${sum(both)} B, over its budget of ${SPLIT_WORKER_WITH_INSERT} B`);
@@ -246,13 +246,13 @@ test('what a call does not use is not bundled: the read-only page holds no inser
   const read = await inputsOf(READ_APP);
   const worker = await inputsOf(WORKER_APP);
   const full = await inputsOf(FULL_APP);
-  const insertModules = (l: string[]): string[] => l.filter((i) => i.startsWith('native/write/') || /^client\/insert/.test(i) || i === 'client/table-schema.js');
-  const columnModules = (l: string[]): string[] => l.filter((i) => /^client\/(columns|column-stream|columns-call)\.js$/.test(i) || i === 'native/read/columns.js');
+  const insertModules = (l: string[]): string[] => l.filter((i) => i.startsWith('native/write/') || /^client\/insert/.test(i) || i === 'client/insert/table-schema.js');
+  const columnModules = (l: string[]): string[] => l.filter((i) => /^client\/read\/(columns|column-stream|columns-call)\.js$/.test(i) || i === 'native/read/columns.js');
   assert.deepEqual(insertModules(read), [], 'insert modules in the read-only page');
   assert.deepEqual(columnModules(read), [], 'columnar modules in the read-only page');
   assert.deepEqual(columnModules(worker), [], 'columnar modules in the Worker');
   // The control: the Worker does hold the encoders, and the whole client every call.
-  assert.ok(worker.includes('native/write/encoder.js') && worker.includes('client/insert.js'), 'the Worker must hold the insert path');
+  assert.ok(worker.includes('native/write/encoder.js') && worker.includes('client/insert/insert.js'), 'the Worker must hold the insert path');
   assert.ok(columnModules(full).length >= 3 && insertModules(full).length > 5, 'the whole client holds every call');
 });
 

@@ -1,4 +1,4 @@
-// The settings that change Native/RowBinary bytes (src/client/wire-settings.ts), held against the
+// The settings that change Native/RowBinary bytes (src/client/options/wire-settings.ts), held against the
 // engine's own list (a setting of these families that a newer engine adds and the table lacks fails
 // here), and each one tried on the client against chdb://: set to a value other than its default,
 // on RowBinary rows, Native rows, fetchColumns and a Native insert, it gives the values the defaults
@@ -6,7 +6,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, ChwireConfigError } from '../src/index.js';
-import { WIRE_SETTINGS } from '../src/client/wire-settings.js';
+import { WIRE_SETTINGS } from '../src/client/options/wire-settings.js';
 
 const c = createClient({ url: 'chdb://' });
 after(() => c.close());
@@ -40,7 +40,7 @@ test('the table lists every Native/RowBinary setting of the engine, and only set
   const names = new Set(all.map((s) => s.name));
   const family = all.filter((s) => FAMILY.test(s.name)).map((s) => s.name);
   const missing = family.filter((n) => !Object.prototype.hasOwnProperty.call(WIRE_SETTINGS, n));
-  assert.deepEqual(missing, [], 'settings of the engine that src/client/wire-settings.ts does not say how it handles');
+  assert.deepEqual(missing, [], 'settings of the engine that src/client/options/wire-settings.ts does not say how it handles');
   assert.deepEqual(Object.keys(WIRE_SETTINGS).filter((n) => !names.has(n)), [], 'settings in the table that the engine lacks');
   assert.ok(family.length >= 13);
 });

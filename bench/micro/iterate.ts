@@ -1,5 +1,5 @@
 // Micro-bench: what consuming 200k ready-made rows costs per protocol, to size the per-row share of
-// `client.stream()` and to pick the array size of `stream().batches()` (src/client/row-stream.ts).
+// `client.stream()` and to pick the array size of `stream().batches()` (src/client/read/row-stream.ts).
 // Paths, alternated, gc before each run: a plain for loop; for-await over an iterator whose next()
 // returns Promise.resolve(result) (the shape of the row stream's iterator); an async generator;
 // for-await over arrays of 1 024 / 16 384 rows (the shape of batches()).

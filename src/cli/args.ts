@@ -3,10 +3,10 @@
 // (it would show in `ps` and shell history): it is read from CHWIRE_PASSWORD or from $CHWIRE_URL;
 // `--password` and a `--url` that carries one are refused (usage error) with a message pointing
 // to CHWIRE_PASSWORD, and the message never repeats the URL.
-import type { ClientOptions } from '../client/config.js';
+import type { ClientOptions } from '../client/options/config.js';
 import type { DecodeOptions } from '../plan/options.js';
 import { VALUE_OPTION_KEYS } from '../plan/options.js';
-import { checkSettingName } from '../client/setting-name.js';
+import { checkSettingName } from '../client/options/setting-name.js';
 
 export class UsageError extends Error {
   override get name(): string { return 'UsageError'; }

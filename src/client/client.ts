@@ -3,17 +3,17 @@
 // the client (insert-call.ts, columns-call.ts), so a method and its function never differ.
 // Invariant: nothing here but the wiring; an app that wants a smaller bundle imports
 // createQueryClient and the functions it calls instead (see docs/web.md, "Bundle size").
-import type { ClientOptions, TransportFactory } from './config.js';
+import type { ClientOptions, TransportFactory } from './options/config.js';
 import { QueryClientImpl, type QueryClient } from './query-client.js';
-import { insert, refreshSchema } from './insert-call.js';
-import { fetchColumns, streamColumns } from './columns-call.js';
-import type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow } from './insert-types.js';
-import type { ColumnsOptions, ColumnsResult } from './columns.js';
-import type { ColumnStream } from './column-stream.js';
+import { insert, refreshSchema } from './insert/insert-call.js';
+import { fetchColumns, streamColumns } from './read/columns-call.js';
+import type { InsertBytes, InsertInput, InsertOptions, InsertResult, InsertRow } from './insert/insert-types.js';
+import type { ColumnsOptions, ColumnsResult } from './read/columns.js';
+import type { ColumnStream } from './read/column-stream.js';
 
 export type { QueryOptions, ExecOptions, Rows, ClientCore } from './core.js';
 export type { QueryClient, ObjectRow, ExecResult, CloseOptions } from './query-client.js';
-export type { QueryParams, QueryParamValue } from './params.js';
+export type { QueryParams, QueryParamValue } from './sql/params.js';
 
 /** The query client with inserts and the columnar calls. */
 export interface Client extends QueryClient {

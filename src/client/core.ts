@@ -7,13 +7,13 @@ import type { DecodeOptions } from '../plan/options.js';
 import type { ColumnInfo, Row } from '../stream-decoder.js';
 import type { QuerySummary, ServerInfo, Transport, TransportRequest, TransportResponse } from '../transport/types.js';
 import type { Capabilities } from './capabilities.js';
-import type { Settings } from './config.js';
-import type { QueryParams } from './params.js';
-import type { RawOptions, RawStream } from './raw-stream.js';
+import type { Settings } from './options/config.js';
+import type { QueryParams } from './sql/params.js';
+import type { RawOptions, RawStream } from './read/raw-stream.js';
 import type { SchemaCache } from './schema-cache.js';
-import type { CallSurface, CallSurfaceOptions } from './call-surface.js';
+import type { CallSurface, CallSurfaceOptions } from './options/call-surface.js';
 import type { ProgressListener } from './observe/progress.js';
-import type { ResultLimitOptions, ResultLimits } from './result-limits.js';
+import type { ResultLimitOptions, ResultLimits } from './read/result-limits.js';
 
 export interface QueryOptions extends DecodeOptions, CallSurfaceOptions, ResultLimitOptions {
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */

@@ -15,8 +15,8 @@ import { ChwireConnectionError } from '../errors.js';
 import type { RowStreamDecoder } from '../stream-decoder.js';
 import type { RowBinaryOptions } from '../rowbinary/decode.js';
 import type { NativeDecodeOptions } from '../native/read/options.js';
-import type { formatQueryParam } from './params.js';
-import type { insertRows } from './insert.js';
+import type { formatQueryParam } from './sql/params.js';
+import type { insertRows } from './insert/insert.js';
 
 /** A row reader of one wire format: makes the stream decoder of one result set. */
 export type RowReader = (options: RowBinaryOptions & NativeDecodeOptions) => RowStreamDecoder;
@@ -36,8 +36,8 @@ export function loadedRowReader(format: WireFormat): RowReader | undefined {
 
 /** Loads (once) the reader of `format`. */
 export async function loadRowReader(format: WireFormat): Promise<RowReader> {
-  if (format === 'Native') return native ??= await chunk('the Native reader (chunk-native-reader)', () => import('./chunk-native-reader.js'), (m) => m.createNativeDecoder);
-  return rowBinary ??= await chunk('the RowBinary reader (chunk-rowbinary-reader)', () => import('./chunk-rowbinary-reader.js'), (m) => m.createRowBinaryDecoder);
+  if (format === 'Native') return native ??= await chunk('the Native reader (chunk-native-reader)', () => import('./read/chunk-native-reader.js'), (m) => m.createNativeDecoder);
+  return rowBinary ??= await chunk('the RowBinary reader (chunk-rowbinary-reader)', () => import('./read/chunk-rowbinary-reader.js'), (m) => m.createRowBinaryDecoder);
 }
 
 /** formatQueryParam when loaded already, else undefined (then `loadParams`). */
@@ -47,7 +47,7 @@ export function loadedParams(): FormatParam | undefined {
 
 /** Loads (once) the query-parameter formatting. */
 export async function loadParams(): Promise<FormatParam> {
-  return params ??= await chunk('the query-parameter formatting (chunk-params)', () => import('./chunk-params.js'), (m) => m.formatQueryParam);
+  return params ??= await chunk('the query-parameter formatting (chunk-params)', () => import('./sql/chunk-params.js'), (m) => m.formatQueryParam);
 }
 
 /** insertRows when loaded already, else undefined (then `loadInsert`). */
@@ -57,7 +57,7 @@ export function loadedInsert(): InsertRows | undefined {
 
 /** Loads (once) the insert path. */
 export async function loadInsert(): Promise<InsertRows> {
-  return insert ??= await chunk('the insert encoders (chunk-insert)', () => import('./chunk-insert.js'), (m) => m.insertRows);
+  return insert ??= await chunk('the insert encoders (chunk-insert)', () => import('./insert/chunk-insert.js'), (m) => m.insertRows);
 }
 
 /** A part of chwire loaded on first use, or a ChwireConnectionError that names it. */

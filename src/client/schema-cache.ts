@@ -4,7 +4,7 @@
 // alive through it: encoders live only in the encoder's own bounded cache); an entry is served
 // only while it is younger than the age the caller accepts; a failed read is never cached; any
 // DDL statement this client runs through execute() drops every entry (isSchemaChange).
-import type { TableColumn } from './insert-types.js';
+import type { TableColumn } from './insert/insert-types.js';
 
 interface Entry {
   readonly columns: Promise<TableColumn[]>;

@@ -2,7 +2,7 @@
 // Node-only ones) split into the client's common options and a factory of FetchTransports.
 // Runtime-neutral (shared by chwire/web and chwire/compat/web). Invariant: an option that only
 // exists with node:http or the embedded engine is a ChwireConfigError naming it, never ignored.
-import type { ClientOptions, TransportFactory, TransportTarget } from './config.js';
+import type { ClientOptions, TransportFactory, TransportTarget } from './options/config.js';
 import type { TracingOptions, TracingTracer } from './observe/tracing.js';
 import { ChwireConfigError } from '../errors.js';
 import { FetchTransport, type FetchFunction } from '../transport/fetch.js';

@@ -3,7 +3,7 @@
 // first use with the compat client's other options and closed with it.
 // Invariants: at most MAX_CLIENTS such clients live at once (the least recently used is closed
 // past that); the credentials are never logged or put in an error (they key an in-memory map only).
-import type { ClientOptions, TransportFactory } from '../client/config.js';
+import type { ClientOptions, TransportFactory } from '../client/options/config.js';
 import { ChwireConfigError } from '../errors.js';
 
 export type CallAuth = { username?: string; password?: string } | { access_token: string };

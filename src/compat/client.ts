@@ -11,11 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createClientWith, type Client, type ClientCore } from '../client/client.js';
-import type { TransportTarget } from '../client/config.js';
-import { DEFAULT_MAX_RESULT_BYTES } from '../client/result-limits.js';
+import type { TransportTarget } from '../client/options/config.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../client/read/result-limits.js';
 import { ChwireAbortError, ChwireConfigError, ChwireServerError } from '../errors.js';
 import { AuthClients } from './auth.js';
-import { heldBody } from '../client/tail-hold.js';
+import { heldBody } from '../client/read/tail-hold.js';
 import type { OfficialLogger } from './log.js';
 import { HttpTransport } from '../transport/http.js';
 import type { Transport, TransportRequest, TransportResponse } from '../transport/types.js';

@@ -4,7 +4,7 @@
 // changes nothing chwire does, or refused with a ChwireConfigError that says why: never ignored
 // when it would change a result; no message quotes a URL, a password or a token.
 import { ChwireConfigError } from '../errors.js';
-import type { ClientOptions, Settings } from '../client/config.js';
+import type { ClientOptions, Settings } from '../client/options/config.js';
 import { ClickHouseLogLevel, loggerOf, type LogOption, type OfficialLogger } from './log.js';
 
 /** ClickHouse settings as the official client takes them (a value undefined is not sent). */

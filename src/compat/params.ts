@@ -3,7 +3,7 @@
 // Invariants: a TupleParam is chwire's QueryTuple (formatted as `(…)` by the same code); a
 // SettingsMap is sent as the text the official client sends for it; a top-level parameter that is
 // undefined is sent as NULL (`\N`), as the official client sends it.
-import { QueryTuple, type QueryParams } from '../client/params.js';
+import { QueryTuple, type QueryParams } from '../client/sql/params.js';
 
 /** A tuple value for `{name:Tuple(…)}` placeholders (the official TupleParam). */
 export class TupleParam extends QueryTuple {

@@ -10,7 +10,7 @@
 import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
 import { StreamableFormats, isDocumentJson, isStreamable, isStreamableJson } from './formats.js';
 import type { JSONHandling } from './options.js';
-import type { ResultBudget } from '../client/result-limits.js';
+import type { ResultBudget } from '../client/read/result-limits.js';
 import { resultBudget, type ResponseHeaders, type ResultJSONType, type Row } from './result-types.js';
 import type { FastSource } from './json-fast/fast-query.js';
 import { readFast } from './json-fast/read.js';

@@ -2,7 +2,7 @@
 // chwire/compat/web over fetch): response headers, ResponseJSON, json()'s type per format, a
 // streamed row, and the bound text() and json() read within. Types and one small factory only;
 // runtime-neutral. Invariant: the official client's names and shapes.
-import { ResultBudget } from '../client/result-limits.js';
+import { ResultBudget } from '../client/read/result-limits.js';
 import type { RawFormat, SingleDocumentJSONFormat, StreamableJSONFormat } from './formats.js';
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;

@@ -7,7 +7,7 @@
 // handed over with any exception an older server appends after the data held back (tail-hold.ts).
 import type { ClientCore } from '../client/client.js';
 import type { Capabilities } from '../client/capabilities.js';
-import { heldBody } from '../client/tail-hold.js';
+import { heldBody } from '../client/read/tail-hold.js';
 import type { ServerInfo, TransportRequest, TransportResponse } from '../transport/types.js';
 import { settingsOf, withoutDefaultFormat, type ClickHouseSettings } from './options.js';
 import { paramsOf } from './params.js';

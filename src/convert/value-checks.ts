@@ -1,6 +1,6 @@
 // One value of a scalar type checked as the insert path checks it, and the JSON text an insert
 // sends for a JSON value: shared by the Native column writers (native/write/column-writers.ts),
-// query parameters and SQL literals (client/value-check.ts), so the three refuse the same values
+// query parameters and SQL literals (client/sql/value-check.ts), so the three refuse the same values
 // the same way. A read-only app that sends parameters bundles these checks, not the writers.
 //
 // Invariant: a coercer returns the value its column stores, or throws EncodeFail naming what the

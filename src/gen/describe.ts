@@ -7,7 +7,7 @@
 // result has no header), with each placeholder replaced by a value of its type (its default, or
 // a typed literal on servers without defaultValueOfTypeName).
 import type { Client } from '../client/client.js';
-import { quoteIdentifier, quoteString, splitTableName } from '../client/identifiers.js';
+import { quoteIdentifier, quoteString, splitTableName } from '../client/sql/identifiers.js';
 import { withTypedDefaults } from './sql-text.js';
 import { ChwireConfigError, ChwireDecodeError, ChwireServerError, ChwireTypeError } from '../errors.js';
 

@@ -155,7 +155,7 @@ export function insertType(t: TypeNode): string {
 }
 
 /**
- * The TypeScript type of a `{name:Type}` parameter value (client/params.ts): a string is always
+ * The TypeScript type of a `{name:Type}` parameter value (client/sql/params.ts): a string is always
  * accepted at the top level (the server parses it as the type's text), so it is part of every
  * scalar's type; composites take JS arrays, `tuple(…)`, Map or plain objects.
  */

@@ -5,7 +5,7 @@
 // Invariants: credentials never appear in a URL, an error or a log line; a query the client gives
 // up on (AbortSignal, requestTimeout) is also stopped on the server (KILL QUERY); a request body is
 // streamed (`duplex: 'half'`) only where the runtime can (request-streams.ts), else sent buffered,
-// one block per request (the client splits inserts, client/insert.ts). Pooling, keep-alive and
+// one block per request (the client splits inserts, client/insert/insert.ts). Pooling, keep-alive and
 // TLS belong to the runtime's fetch, not to this transport. An error body is read within
 // fetch-error-body.ts's bounds (1 MiB of text, 10 s or requestTimeout); with compression off, an
 // encoded response (which the runtime's fetch would decode) is refused.

@@ -8,7 +8,7 @@
 // a hung host is never handed a request as its probe: after its cooldown a /ping probes it
 // (`probeDue`), so a hung replica costs no call once it is known. `lastError` is cleared when the
 // host answers again.
-// No URL kept here carries credentials (client/url-option.ts removed them), so `snapshot()` is safe to show.
+// No URL kept here carries credentials (client/options/url-option.ts removed them), so `snapshot()` is safe to show.
 
 export type LoadBalancing = 'in-order' | 'round-robin' | 'random';
 export const LOAD_BALANCING: readonly LoadBalancing[] = ['in-order', 'round-robin', 'random'];

@@ -1,6 +1,6 @@
 // The number-valued client options (requestTimeout, insertBlockSize, maxOpenConnections,
 // idleSocketTtl, hostCooldown): one check per kind of number and one wording of its error, for the
-// layer that owns each option (client/config.ts and transport/http-options.ts).
+// layer that owns each option (client/options/config.ts and transport/http-options.ts).
 // Invariant: undefined is the default; any other value that is not a number of the kind asked for
 // is a ChwireConfigError naming the option, never clamped or coerced.
 import { ChwireConfigError } from '../errors.js';

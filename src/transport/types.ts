@@ -10,7 +10,7 @@ export interface TransportRequest {
   sql: string;
   /** Output format name (sent as `default_format` / the engine's format); undefined: server default. */
   format?: string | undefined;
-  /** Query parameters, already in the server's text form (see client/params.ts), by name. */
+  /** Query parameters, already in the server's text form (see client/sql/params.ts), by name. */
   params?: Readonly<Record<string, string>> | undefined;
   /** ClickHouse settings, already rendered as text. */
   settings?: Readonly<Record<string, string>> | undefined;

@@ -4,8 +4,8 @@
 // API. Each check returns a canonical text of what it saw (or the error it expects), so the harness
 // (run.ts) compares a runtime's results with Node's, check by check.
 import type { Client, QueryClient } from '../../src/client/client.js';
-import type { insert as insertFn } from '../../src/client/insert-call.js';
-import type { fetchColumns as fetchColumnsFn } from '../../src/client/columns-call.js';
+import type { insert as insertFn } from '../../src/client/insert/insert-call.js';
+import type { fetchColumns as fetchColumnsFn } from '../../src/client/read/columns-call.js';
 
 /** What the suite takes of an entry (`chwire` or `chwire/web`): its module namespace. */
 export interface SmokeEntry {

@@ -10,7 +10,7 @@
 // with a ChwireConfigError; errors are the official shapes (../errors.ts), chwire's error as `cause`.
 import type { ClientCore } from '../../client/client.js';
 import { createQueryClientWith, type QueryClient } from '../../client/query-client.js';
-import { DEFAULT_MAX_RESULT_BYTES } from '../../client/result-limits.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../../client/read/result-limits.js';
 import { newQueryId } from '../../client/query-id.js';
 import { onFetch } from '../../client/web-transport.js';
 import { ChwireAbortError, ChwireConfigError } from '../../errors.js';

@@ -9,7 +9,7 @@
 import { StreamableFormats, isDocumentJson, isStreamable, isStreamableJson } from '../formats.js';
 import type { JSONHandling } from '../options.js';
 import { resultBudget, type ResponseHeaders, type ResultJSONType, type Row } from '../result-types.js';
-import type { ResultBudget } from '../../client/result-limits.js';
+import type { ResultBudget } from '../../client/read/result-limits.js';
 
 // The explicit-resource-management symbols (see ../client.ts): declarations merge with the lib's.
 declare global {

@@ -215,7 +215,7 @@ export interface NativeEncoderOptions {
   /**
    * Per zone, the offsets of the server the insert goes to (zone-less text in that zone is read
    * with them, 1970–2105; Intl's elsewhere), or why they could not be learnt (such text is then
-   * refused with that reason). The client fills it: client/server-text-zones.ts.
+   * refused with that reason). The client fills it: client/insert/server-text-zones.ts.
    */
   readonly serverZones?: ServerTextZones | undefined;
 }
