@@ -288,6 +288,23 @@ for (const t of TARGETS) {
     }
   });
 
+  test(`${t.name}: a re-send under the same query id waits out the binary request's query, still running on the server`, { skip: t.skip }, async () => {
+    const compat = await primed(t);
+    try {
+      // Big enough that the server is still writing the binary answer when it is dropped: the
+      // re-send meets QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING (216) until that query has ended.
+      const pad = 'x'.repeat(120);
+      const query = t.old ? `/* fallback-long */ SELECT number AS n, toDateTime(number) AS d, concat(toString(number), '${pad}') AS s FROM system.numbers LIMIT 400000`
+        : `/* fallback-long */ SELECT number AS n, toIPv4(toUInt32(number)) AS d, concat(toString(number), '${pad}') AS s FROM system.numbers LIMIT 400000`;
+      const got = await (await compat.query({ query, format: 'JSONEachRow', query_id: `jsonfast-long-${process.pid}-${Date.now()}` })).json();
+      const expected = await serverJson(t.url, query);
+      assert.equal(got.length, 400000);
+      assert.deepStrictEqual(got, expected);
+    } finally {
+      await compat.close();
+    }
+  });
+
   test(`${t.name}: text() and stream() of a fast query are the server's own JSON bytes and lines`, { skip: t.skip }, async () => {
     const compat = await primed(t);
     const official = createOfficial({ url: t.url, ...OFF });

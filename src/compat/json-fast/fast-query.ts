@@ -65,9 +65,19 @@ export class JsonFastPath {
         return await send();
       } catch (e) {
         // QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING: the cancelled binary request's query has not ended yet.
-        if ((e as { code?: unknown } | null)?.code !== '216' || Date.now() + wait > until) throw e;
+        if (!sameIdRunning(e) || Date.now() + wait > until) throw e;
         await new Promise((r) => setTimeout(r, wait));
       }
     }
   }
+}
+
+/**
+ * Code 216 (QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING) in either shape a compat error takes: a
+ * ClickHouseError's `code` where the server names its errors, or, from servers that do not (18.16:
+ * a plain Error with the server's text), chwire's error as `cause`.
+ */
+function sameIdRunning(e: unknown): boolean {
+  const err = e as { code?: unknown; cause?: { serverCode?: unknown } } | null;
+  return err?.code === '216' || err?.cause?.serverCode === 216;
 }
