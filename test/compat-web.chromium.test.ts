@@ -12,55 +12,15 @@
 // playwright-core from .ci/runtimes (npm run runtimes); without either the test is skipped.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { startTestServer } from './support/test-server.js';
 import { REAL_URL } from './support/ch-server.js';
+import { SKIP_CHROMIUM as SKIP, launchChromium, pageServer, type Browser, type Seen } from './support/chromium.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CHROMIUM = process.env['CHWIRE_CHROMIUM'] ?? '/usr/bin/chromium';
-const runtimes = createRequire(join(ROOT, '.ci', 'runtimes', 'package.json'));
-const hasPlaywright = ((): boolean => { try { runtimes.resolve('playwright-core'); return true; } catch { return false; } })();
-const SKIP = !existsSync(CHROMIUM) ? `${CHROMIUM} is missing (apt-get install -y chromium)` : !hasPlaywright ? 'playwright-core is not installed (npm run runtimes)' : false;
 
-interface Seen { url: string; headers: http.IncomingHttpHeaders }
-
-/** A page server on 127.0.0.1 that serves the page and forwards every other request to `backend`, recording what it forwarded. */
-async function pageServer(backend: string, pageJs: string): Promise<{ origin: string; seen: Seen[]; close(): Promise<void> }> {
-  const seen: Seen[] = [];
-  const to = new URL(backend);
-  const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/compat.html') { res.setHeader('Content-Type', 'text/html'); res.end('<!doctype html><meta charset="utf-8"><title>compat</title><script type="module" src="/compat.js"></script>'); return; }
-    if (path === '/compat.js') { res.setHeader('Content-Type', 'text/javascript'); res.end(pageJs); return; }
-    if (path === '/favicon.ico') { res.statusCode = 404; res.end(); return; }
-    seen.push({ url: req.url ?? '', headers: { ...req.headers } });
-    const headers = { ...req.headers, host: to.host };
-    const up = http.request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers }, (ur) => {
-      res.writeHead(ur.statusCode ?? 502, ur.headers);
-      ur.pipe(res);
-      ur.on('error', () => res.destroy());
-    });
-    up.on('error', () => res.destroy());
-    // The page gave up (abort): the forwarded request is dropped too.
-    res.on('close', () => { if (!res.writableFinished) up.destroy(); });
-    req.pipe(up);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () => { server.closeAllConnections(); return new Promise<void>((r) => server.close(() => r())); },
-  };
-}
-
-interface Page { goto(u: string): Promise<unknown>; waitForFunction(f: string, a?: unknown, o?: { timeout: number }): Promise<unknown>; evaluate<T>(f: string): Promise<T>; on(e: string, f: (m: { text(): string }) => void): void; close(): Promise<void> }
-interface Browser { newPage(): Promise<Page>; close(): Promise<void> }
 type Outcomes = Record<string, unknown>;
 
 let browser: Browser | undefined;
@@ -72,15 +32,8 @@ async function runPage(backend: string, target: '18' | 'loop', tag: string): Pro
     const r = await build({ entryPoints: [join(ROOT, 'dist', 'test', 'runtimes', 'compat-web-entry.js')], bundle: true, platform: 'browser', format: 'esm', target: 'es2022', write: false, logLevel: 'silent' });
     pageJs = r.outputFiles[0]!.text;
   }
-  if (browser === undefined) {
-    type Chromium = { launch(o: Record<string, unknown>): Promise<Browser> };
-    const pw = (await import(pathToFileURL(runtimes.resolve('playwright-core')).href)) as { chromium?: Chromium; default?: { chromium: Chromium } };
-    browser = await (pw.chromium ?? pw.default!.chromium).launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-  }
-  const ps = await pageServer(backend, pageJs);
+  browser ??= await launchChromium();
+  const ps = await pageServer(backend, 'compat', pageJs);
   const page = await browser.newPage();
   const logs: string[] = [];
   page.on('console', (m) => logs.push(m.text()));
