@@ -13,12 +13,15 @@ import { ClickHouseLogLevel } from './compat/log.js';
 import { SettingsMap, TupleParam } from './compat/params.js';
 import { defaultJSONHandling, isException, isProgressRow, isRow } from './compat/rows.js';
 import { ClickHouseSpanKind, ClickHouseSpanNames, ClickHouseSpanStatusCode, EXCEPTION_TAG_HEADER_NAME, SimpleColumnTypes } from './compat/constants.js';
+import { parseColumnType } from './compat/column-type.js';
+import { extractErrorAtTheEndOfChunk } from './compat/stream-error.js';
 
 export {
   createClient, ResultSet, ClickHouseError, parseError, ClickHouseLogLevel, SettingsMap, TupleParam,
   RecordsJSONFormats, SingleDocumentJSONFormats, StreamableFormats, StreamableJSONFormats, SupportedJSONFormats, SupportedRawFormats,
   defaultJSONHandling, isException, isProgressRow, isRow,
   ClickHouseSpanKind, ClickHouseSpanNames, ClickHouseSpanStatusCode, EXCEPTION_TAG_HEADER_NAME, SimpleColumnTypes,
+  parseColumnType, extractErrorAtTheEndOfChunk,
 };
 export type {
   WebClickHouseClient as ClickHouseClient, ExecParams, CommandParams, InsertParams, ExecResult, InsertResult, WebCommandResult as CommandResult,
@@ -27,6 +30,7 @@ export type { WebClickHouseClientConfigOptions as ClickHouseClientConfigOptions 
 export type { BaseQueryParams, QueryParams, PingResult } from './compat/call-types.js';
 export type { Row, ResponseHeaders, ResponseJSON } from './compat/result-types.js';
 export type { ProgressRow } from './compat/rows.js';
+export type { ParsedColumnType, ParsedColumnSimple, ParsedColumnEnum, ParsedColumnFixedString, ParsedColumnNullable, ParsedColumnDecimal, ParsedColumnDateTime, ParsedColumnDateTime64, ParsedColumnArray, ParsedColumnTuple, ParsedColumnMap, DecimalParams } from './compat/column-type.js';
 export type { ClickHouseClientConfigOptions as BaseClickHouseClientConfigOptions, ClickHouseSettings, JSONHandling, OfficialLogger as Logger, LogParams } from './compat/options.js';
 export type { ErrorLogParams, WarnLogParams } from './compat/log.js';
 export type { DataFormat, RawFormat as RawDataFormat, StreamableJSONFormat as StreamableJSONDataFormat, SingleDocumentJSONFormat } from './compat/formats.js';
@@ -37,4 +41,5 @@ export default {
   RecordsJSONFormats, SingleDocumentJSONFormats, StreamableFormats, StreamableJSONFormats, SupportedJSONFormats, SupportedRawFormats,
   defaultJSONHandling, isException, isProgressRow, isRow,
   ClickHouseSpanKind, ClickHouseSpanNames, ClickHouseSpanStatusCode, EXCEPTION_TAG_HEADER_NAME, SimpleColumnTypes,
+  parseColumnType, extractErrorAtTheEndOfChunk,
 };

@@ -11,11 +11,16 @@ import { SettingsMap, TupleParam } from './compat/params.js';
 import { ResultSet } from './compat/result-set.js';
 import { defaultJSONHandling, isException, isProgressRow, isRow } from './compat/rows.js';
 import { drainStream } from './compat/drain.js';
+import { parseColumnType } from './compat/column-type.js';
+import { extractErrorAtTheEndOfChunk } from './compat/stream-error.js';
+import { ClickHouseSpanKind, ClickHouseSpanNames, ClickHouseSpanStatusCode, EXCEPTION_TAG_HEADER_NAME, SimpleColumnTypes } from './compat/constants.js';
 
 export {
   ClickHouseClient, createClient, ClickHouseError, parseError, ClickHouseLogLevel, SettingsMap, TupleParam, ResultSet,
   RecordsJSONFormats, SingleDocumentJSONFormats, StreamableFormats, StreamableJSONFormats, SupportedJSONFormats, SupportedRawFormats,
   defaultJSONHandling, drainStream, isException, isProgressRow, isRow,
+  ClickHouseSpanKind, ClickHouseSpanNames, ClickHouseSpanStatusCode, EXCEPTION_TAG_HEADER_NAME, SimpleColumnTypes,
+  parseColumnType, extractErrorAtTheEndOfChunk,
 };
 export type {
   BaseQueryParams, QueryParams, ExecParams, CommandParams, InsertParams,
@@ -23,6 +28,7 @@ export type {
 } from './compat/client.js';
 export type { Row, ResponseHeaders, ResponseJSON } from './compat/result-set.js';
 export type { ProgressRow } from './compat/rows.js';
+export type { ParsedColumnType, ParsedColumnSimple, ParsedColumnEnum, ParsedColumnFixedString, ParsedColumnNullable, ParsedColumnDecimal, ParsedColumnDateTime, ParsedColumnDateTime64, ParsedColumnArray, ParsedColumnTuple, ParsedColumnMap, DecimalParams } from './compat/column-type.js';
 export type { ClickHouseSummary, InputJSON, InputJSONObjectEachRow, InsertValues } from './compat/official-types.js';
 export type { ClickHouseClientConfigOptions, ClickHouseClientConfigOptions as BaseClickHouseClientConfigOptions, ClickHouseSettings, JSONHandling, OfficialLogger as Logger, LogParams } from './compat/options.js';
 export type { ErrorLogParams, WarnLogParams } from './compat/log.js';
@@ -33,4 +39,6 @@ export default {
   ClickHouseClient, createClient, ClickHouseError, parseError, ClickHouseLogLevel, SettingsMap, TupleParam, ResultSet,
   RecordsJSONFormats, SingleDocumentJSONFormats, StreamableFormats, StreamableJSONFormats, SupportedJSONFormats, SupportedRawFormats,
   defaultJSONHandling, drainStream, isException, isProgressRow, isRow,
+  ClickHouseSpanKind, ClickHouseSpanNames, ClickHouseSpanStatusCode, EXCEPTION_TAG_HEADER_NAME, SimpleColumnTypes,
+  parseColumnType, extractErrorAtTheEndOfChunk,
 };
