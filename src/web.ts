@@ -27,6 +27,7 @@ export function createQueryClient(options: WebClientOptions = {}): QueryClient {
 export type { Client, QueryClient, QueryOptions, ExecOptions, Rows, ExecResult, ObjectRow, QueryParams, QueryParamValue, CloseOptions } from './client/client.js';
 export { insert, refreshSchema } from './client/insert/insert-call.js';
 export { fetchColumns, streamColumns } from './client/read/columns-call.js';
+export { jsonReplacer, toJson, type JsonReplacerOptions, type JsonReplacer } from './values/json.js';
 export type { Settings, SettingValue } from './client/options/config.js';
 export type { FetchFunction } from './transport/fetch.js';
 export type { RowStream } from './client/read/row-stream.js';

@@ -30,7 +30,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['rowbinary/'], // RowBinary decoders
   ['native/read/', 'native/write/'], // Native readers; Native writers (neither imports the other)
   ['native/'], // native/index.ts: the Native codec facade
-  ['columns/', 'arrow/', 'gen/runtime.ts'], // helpers over columnar results; the chwire/arrow converters; what generated modules call (via chwire/codec)
+  ['columns/', 'arrow/', 'gen/runtime.ts', 'values/'], // helpers over columnar results; the chwire/arrow converters; what generated modules call (via chwire/codec); values to JSON
   ['codec.ts'], // chwire/codec: the codecs' facade
   ['transport/'], // HTTP, fetch and chdb transports
   ['client/observe/'], // logging, tracing, progress of calls
