@@ -35,8 +35,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['transport/'], // HTTP, fetch and chdb transports
   ['client/observe/'], // logging, tracing, progress of calls
   ['client/'], // the client over any transport
-  ['gen/', 'node-transports.ts', 'compat/'], // code generation from a live schema; the Node transport factory; the @clickhouse/client-shaped layer
-  ['index.ts', 'web.ts', 'compat.ts', 'compat-web.ts'], // the chwire, chwire/web, chwire/compat and chwire/compat/web entries
+  ['gen/', 'node-transports.ts', 'compat/', 'kysely/'], // code generation from a live schema; the Node transport factory; the @clickhouse/client-shaped layer; the Kysely dialect
+  ['index.ts', 'web.ts', 'compat.ts', 'compat-web.ts', 'kysely.ts'], // the chwire, chwire/web, chwire/compat, chwire/compat/web and chwire/kysely entries
   ['cli/'], // the command line
 ];
 

@@ -56,6 +56,8 @@ before(() => {
   symlinkSync(join(ROOT, 'node_modules', 'undici-types'), join(project, 'node_modules', 'undici-types'), 'dir');
   // The optional peer of chwire/arrow, as an app using that entry installs it.
   symlinkSync(join(ROOT, 'node_modules', 'apache-arrow'), join(project, 'node_modules', 'apache-arrow'), 'dir');
+  // And of chwire/kysely.
+  symlinkSync(join(ROOT, 'node_modules', 'kysely'), join(project, 'node_modules', 'kysely'), 'dir');
 });
 
 after(() => {

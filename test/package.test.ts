@@ -255,9 +255,9 @@ test('chwire/codec works through its package path: parse and print a type name',
   assert.throws(() => codec.parseType('Array(UInt8'), (e: unknown) => e instanceof codec.ChwireTypeError);
 });
 
-test('every exports target, main and types exist on disk; nothing but the six entries is exported', async () => {
+test('every exports target, main and types exist on disk; nothing but the seven entries is exported', async () => {
   assert.equal(pkg.name, 'chwire');
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './arrow', './codec', './compat', './compat/web', './web']);
+  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './arrow', './codec', './compat', './compat/web', './kysely', './web']);
   for (const [sub, t] of Object.entries(pkg.exports)) {
     for (const cond of ['import', 'require'] as const) {
       // `types` must come first: TypeScript takes the first matching condition.
@@ -284,6 +284,21 @@ test('chwire/arrow: apache-arrow an optional peer, imported by chwire/arrow alon
   const mod = await import('chwire/arrow' as string) as Record<string, unknown>;
   assert.equal(typeof mod.toArrow, 'function');
   assert.equal(typeof mod.arrowBatches, 'function');
+});
+
+test('chwire/kysely: kysely an optional peer, imported by chwire/kysely alone', async () => {
+  assert.ok(pkg.peerDependencies?.kysely !== undefined, 'kysely must be a peerDependency');
+  assert.equal(pkg.peerDependenciesMeta?.kysely?.optional, true, 'peerDependenciesMeta.kysely.optional must be true');
+  assert.equal(pkg.dependencies?.kysely, undefined);
+  for (const entry of ['.', './codec', './web', './compat', './compat/web', './arrow']) {
+    const found = nonRelative(walk(dist(pkg.exports[entry]!.import.default)), (r) => r.specifier === 'kysely' || r.specifier.startsWith('kysely/'));
+    assert.deepEqual(found, [], `${entry} must not load kysely`);
+  }
+  const imports = nonRelative(walk(dist(pkg.exports['./kysely']!.import.default)), (r) => !isBuiltin(r.specifier));
+  assert.ok(imports.length > 0 && imports.every((s) => / → kysely$/.test(s)), imports.join('\n'));
+  const mod = await import('chwire/kysely' as string) as Record<string, unknown>;
+  assert.equal(typeof mod.ChwireDialect, 'function');
+  assert.equal(typeof mod.ch, 'object');
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -44,6 +44,11 @@ export function quoteIdentifier(name: string): string {
   return isPlainIdentifier(name) ? name : quoteWith(name, '`');
 }
 
+/** An identifier, always back-quoted (for SQL that names columns and tables: keywords stay names). */
+export function quoteBackticked(name: string): string {
+  return quoteWith(name, '`');
+}
+
 /**
  * A JSON typed path: like an identifier, but `SKIP` (any case) is quoted too, since
  * `JSON(SKIP UInt8)` would read as a skipped path named UInt8 (what the 26.7 engine does).
