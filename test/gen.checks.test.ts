@@ -108,7 +108,7 @@ test('a table with an AggregateFunction column: that column is left out of the R
     const text = readFileSync(join(dir, 'db.ts'), 'utf8');
     const pascal = /export interface (GenAgg\w*)Row /.exec(text)?.[1];
     assert.ok(pascal !== undefined, 'the Row type is generated');
-    assert.match(text, /\/\/ "u" \(AggregateFunction\(uniq, UInt64\)\) is left out: AggregateFunction states cannot be decoded/);
+    assert.match(text, /\/\/ "u" \(`AggregateFunction\(uniq, UInt64\)`\) is left out: AggregateFunction states cannot be decoded/);
     const row = text.slice(text.indexOf(`export interface ${pascal}Row`), text.indexOf('}', text.indexOf(`export interface ${pascal}Row`)));
     assert.match(row, /\bk: bigint;/);
     assert.match(row, /\bn: string \| null;/);

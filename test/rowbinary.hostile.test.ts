@@ -1,6 +1,7 @@
 // Hostile schemas: server text (column names, tuple element names, enum labels, time zones) must
 // never become code. The generated source may contain a column or tuple name only as a
-// JSON-quoted property key, labels and zones not at all; "__proto__", "constructor",
+// property key quoted by jsString (JSON, with U+2028/U+2029 escaped and `*/` broken, so no raw line
+// break of any kind reaches the source), labels and zones not at all; "__proto__", "constructor",
 // "prototype" and "" must be own properties of plain objects; and rows still decode correctly
 // (against the engine for what it can produce, against the reference decoder for the rest).
 import { test } from 'node:test';
@@ -9,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { decodeRowBinary, decodeRowBinaryReference, compileRowDecoder, parseType, type TypeNode } from '../src/codec.js';
 import { writeBody } from './support/rowbinary-writer.js';
 import { engineBytes, engineJsonRows } from './support/engine.js';
+import { jsString } from '../src/codegen/literal.js';
 
 /** Every string carries the marker "zq" so that any leak into source is easy to find. */
 const HOSTILE = [
@@ -21,7 +23,7 @@ const ZONE = 'Asia/Kolkata';
 
 function leaksOutsideKeys(source: string, names: readonly string[]): string {
   let s = source;
-  for (const n of [...names].sort((a, b) => b.length - a.length)) s = s.split(JSON.stringify(n)).join('KEY');
+  for (const n of [...names].sort((a, b) => b.length - a.length)) s = s.split(jsString(n)).join('KEY');
   return s;
 }
 
@@ -49,6 +51,7 @@ test('hostile names and labels appear in generated source only as quoted keys; l
     const rest = leaksOutsideKeys(d.source, [...cols.map((c) => c.name), ...tupleNames]);
     assert.ok(!rest.includes('zq'), `server text leaked into source:\n${rest.split('\n').filter((l) => l.includes('zq')).join('\n')}`);
     assert.ok(!d.source.includes('zqL'), 'an enum label reached the source');
+    assert.doesNotMatch(d.source, /[\r\u2028\u2029]/, 'no line break but LF in the source');
     assert.ok(!d.source.includes('Kolkata'), 'a time zone reached the source');
     if (rows === 'array') assert.ok(!rest.includes('__proto__') && !rest.includes('constructor'), 'array rows need no keys at all');
     assert.match(d.source, /\/\/# sourceURL=chwire\/rowbinary\/[0-9a-f]{16}\.js$/);

@@ -5,8 +5,9 @@
 // written by chwire's own generators, (b) identifiers from `id()`, (c) integers through `int()`,
 // which refuses anything that is not a safe integer, (d) constants as `kN` identifiers bound to
 // entries of the array passed to the compiled factory, and (e) property keys through `key()`,
-// which JSON-quotes them and turns "__proto__" into a computed key (a quoted "__proto__" in an
+// which quotes them with jsString (literal.ts: one line, U+2028/U+2029 escaped) and turns "__proto__" into a computed key (a quoted "__proto__" in an
 // object literal would set the prototype instead of creating an own property).
+import { jsString } from './literal.js';
 
 export class Emitter {
   private readonly out: string[] = [];
@@ -50,7 +51,7 @@ export class Emitter {
 
   /** A property key for an object literal: quoted, and computed for "__proto__". */
   key(name: string): string {
-    const quoted = JSON.stringify(name);
+    const quoted = jsString(name);
     return name === '__proto__' ? `[${quoted}]` : quoted;
   }
 

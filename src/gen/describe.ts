@@ -5,10 +5,12 @@
 // Invariant: only the server's own description is used, never a parse of the SQL: a query's
 // columns come from the header of the query itself run with LIMIT 0 (or `DESCRIBE` where an empty
 // result has no header), with each placeholder replaced by a value of its type (its default, or
-// a typed literal on servers without defaultValueOfTypeName).
+// a typed literal on servers without defaultValueOfTypeName). A default kind is one of
+// DEFAULT_KINDS or refused.
 import type { Client } from '../client/client.js';
 import { quoteIdentifier, quoteString, splitTableName } from '../client/sql/identifiers.js';
 import { withTypedDefaults } from './sql-text.js';
+import { DEFAULT_KINDS } from './ts-types.js';
 import { ChwireConfigError, ChwireDecodeError, ChwireServerError, ChwireTypeError } from '../errors.js';
 
 export interface ResultColumn {
@@ -68,7 +70,13 @@ export async function describeTable(client: Client, table: string): Promise<Tabl
     { rows: 'array' },
   );
   if (rows.length === 0) throw new Error(`table ${table} not found (or it has no columns)`);
-  return rows.map((r) => ({ name: String(r[0]), type: String(r[1]), defaultKind: String(r[2]) }));
+  return rows.map((r) => ({ name: String(r[0]), type: String(r[1]), defaultKind: defaultKind(String(r[2]), String(r[0])) }));
+}
+
+/** system.columns' default_kind, checked against DEFAULT_KINDS: any other text from a server is refused. */
+function defaultKind(kind: string, column: string): string {
+  if (DEFAULT_KINDS.includes(kind)) return kind;
+  throw new ChwireDecodeError(`system.columns gives the column the default kind ${JSON.stringify(kind.slice(0, 100))}${kind.length > 100 ? '…' : ''}, which is none of ${DEFAULT_KINDS.filter((k) => k !== '').join(', ')}: refused, nothing is generated from it`, { column, offset: 0 });
 }
 
 /** `db.table` quoted for SQL text. */

@@ -17,10 +17,14 @@
 //   registered under the key the client computes at run time, with the hash of their source:
 //   a changed table (another header) or another chwire version (another source) is not matched,
 //   and the client then compiles or interprets at run time instead (codegen/precompiled.ts).
-// - Server text (column names, SQL, enum labels, types) enters the output only through
-//   JSON.stringify, as a property name that is a plain identifier, or inside a comment with `*/`
-//   made harmless.
+// - Server text (column names, types, enum labels, tuple names, default kinds) enters the output
+//   only as a string literal from jsString (codegen/literal.ts: one line, U+2028/U+2029 escaped,
+//   no `*/`), as an identifier that matched a strict pattern, or, in comments, as text that matched
+//   PLAIN (letters, digits and `_ (),.:'=+/-`, so nothing that can end a comment or a line); a
+//   default kind only from DEFAULT_KINDS. The caller's own SQL is written as a string literal and,
+//   in the hover text, inside a block comment with `*/` broken. Query names must be identifiers.
 import { hashKey } from '../codegen/compile.js';
+import { jsString, jsValue } from '../codegen/literal.js';
 import { resolvePlan } from '../plan/resolve.js';
 import { resolveBaseOptions } from '../plan/resolve.js';
 import { DEFAULT_VALUE_OPTIONS, VALUE_OPTION_KEYS, type DecodeOptions, type ResolvedValueOptions } from '../plan/options.js';
@@ -29,7 +33,7 @@ import { nativeRowCode } from '../native/read/row-decoder.js';
 import { nativeEncoderCode } from '../native/write/encoder.js';
 import { parseType } from '../types/parse.js';
 import type { TypeNode } from '../types/ast.js';
-import { insertType, insertableColumn, optionalOnInsert, paramType, propertyKey, readType } from './ts-types.js';
+import { DEFAULT_KINDS, insertType, insertableColumn, optionalOnInsert, paramType, propertyKey, readType } from './ts-types.js';
 import type { ResultColumn, TableColumn } from './describe.js';
 
 export interface GenTable {
@@ -94,9 +98,33 @@ export function pascalCase(name: string): string {
   return out;
 }
 
-/** Server text inside a block comment: a star-slash in it would end the comment early. */
+/** The caller's SQL inside a block comment: a star-slash in it would end the comment early. */
 function commentText(text: string): string {
   return text.replace(/\*\//g, '*\\/');
+}
+
+/** Text that may appear as is in a comment: nothing in it can end a comment or a line. */
+const PLAIN = /^[A-Za-z0-9_ (),.:'=+/-]{1,500}$/;
+
+/**
+ * Server (or caller) text in a comment: as a code span when it is PLAIN (`String`,
+ * `Enum8('a' = 1)`), else as a string literal (jsString: one line, no star-slash).
+ */
+function docCode(text: string): string {
+  return PLAIN.test(text) ? `\`${text}\`` : jsString(text);
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function checkInput(input: GenInput): void {
+  for (const t of input.tables) {
+    for (const c of t.columns) {
+      if (!DEFAULT_KINDS.includes(c.defaultKind)) throw new Error(`table ${t.table}: column ${jsString(c.name)} has the default kind ${jsString(c.defaultKind)}, which is none of ${DEFAULT_KINDS.filter((k) => k !== '').join(', ')} or none`);
+    }
+  }
+  for (const q of input.queries) {
+    if (!IDENT.test(q.name)) throw new Error(`query name ${jsString(q.name)} is not a JavaScript identifier`);
+  }
 }
 
 function typeOf(c: ResultColumn, what: string): TypeNode {
@@ -135,7 +163,7 @@ function decodableColumn(c: ResultColumn, what: string): boolean {
 function rowTypeText(what: string, cols: readonly ResultColumn[], options: DecodeOptions, rows: 'object' | 'array', base: ResolvedValueOptions): string {
   const fields = cols.map((c) => withColumn(what, c.name, () => readType(typeOf(c, what), columnOptions(base, options, c.name))));
   if (rows === 'array') return `[${fields.join(', ')}]`;
-  return `{\n${cols.map((c, i) => `  /** \`${commentText(c.type)}\` */\n  ${propertyKey(c.name)}: ${fields[i]!};`).join('\n')}\n}`;
+  return `{\n${cols.map((c, i) => `  /** ${docCode(c.type)} */\n  ${propertyKey(c.name)}: ${fields[i]!};`).join('\n')}\n}`;
 }
 
 /** The SQL as a TSDoc block (hover text): the query's lines under a fenced `sql` block. */
@@ -145,10 +173,11 @@ function sqlDoc(lines: readonly string[], sql: string): string[] {
 
 /** The header literal a generated function checks its result against: [[name, type], …]. */
 function headerLiteral(cols: readonly ResultColumn[]): string {
-  return JSON.stringify(cols.map((c) => [c.name, c.type]));
+  return jsValue(cols.map((c) => [c.name, c.type]));
 }
 
 export function emitModule(input: GenInput): GenOutput {
+  checkInput(input);
   const pkg = input.packageName ?? 'chwire';
   const { rows, base } = resolveBaseOptions(input.options);
   const names = new Map<string, string>();
@@ -161,7 +190,7 @@ export function emitModule(input: GenInput): GenOutput {
 
   const uses = new Set<string>(['Client']);
   const body: string[] = [];
-  const decodeLiteral = `{ rows: ${JSON.stringify(rows)}, ${VALUE_OPTION_KEYS.map((k) => `${k}: ${JSON.stringify(base[k])}`).join(', ')}${input.options.columns === undefined ? '' : `, columns: ${JSON.stringify(input.options.columns)}`} } as const`;
+  const decodeLiteral = `{ rows: ${jsValue(rows)}, ${VALUE_OPTION_KEYS.map((k) => `${k}: ${jsValue(base[k])}`).join(', ')}${input.options.columns === undefined ? '' : `, columns: ${jsValue(input.options.columns)}`} } as const`;
   const hasReads = input.queries.some((q) => (q.kind ?? 'many') !== 'exec');
   if (hasReads) {
     uses.add('QueryOptions');
@@ -186,12 +215,12 @@ export function emitModule(input: GenInput): GenOutput {
     const readable = t.result.filter((c) => decodableColumn(c, what));
     const unreadable = t.result.filter((c) => !readable.includes(c));
     if (readable.length === 0) {
-      body.push(`// No ${pascal}Row: no column of ${commentText(t.table)} can be decoded (AggregateFunction states). Select finalizeAggregation(x) in a --query.`, '');
+      body.push(`// No ${pascal}Row: no column of ${docCode(t.table)} can be decoded (AggregateFunction states). Select finalizeAggregation(x) in a --query.`, '');
     } else {
       const rowText = rowTypeText(what, readable, input.options, rows, base);
       const doc = unreadable.length === 0 ? '(`SELECT *`)' : '(`SELECT *` without the columns noted below)';
-      body.push(`/** A row of \`${commentText(t.table)}\` ${doc}, as read with this module's options. */`);
-      for (const c of unreadable) body.push(`// ${commentText(JSON.stringify(c.name))} (${commentText(c.type)}) is left out: AggregateFunction states cannot be decoded; select finalizeAggregation(${commentText(c.name)}) or hex(${commentText(c.name)}) instead.`);
+      body.push(`/** A row of ${docCode(t.table)} ${doc}, as read with this module's options. */`);
+      for (const c of unreadable) body.push(`// ${jsString(c.name)} (${docCode(c.type)}) is left out: AggregateFunction states cannot be decoded; select finalizeAggregation(x) or hex(x) of it instead.`);
       body.push(rows === 'array' ? `export type ${claim(`${pascal}Row`, what)} = ${rowText};` : `export interface ${claim(`${pascal}Row`, what)} ${rowText}`, '');
       schemas.push({ what, cols: readable });
     }
@@ -200,11 +229,11 @@ export function emitModule(input: GenInput): GenOutput {
     // server writes their type's default (an empty state for AggregateFunction).
     const blocking = writableColumns.filter((c) => c.defaultKind === '' && !insertableColumn(typeOf(c, what)));
     if (blocking.length === writableColumns.length) {
-      body.push(`// No ${pascal}Insert: no column of ${commentText(t.table)} can be written by insert().`, '');
+      body.push(`// No ${pascal}Insert: no column of ${docCode(t.table)} can be written by insert().`, '');
       continue;
     }
     const insertName = claim(`${pascal}Insert`, what);
-    body.push(`/** What insert${pascal}() accepts for a row of \`${commentText(t.table)}\`: columns with a default (the server fills them in), and Nullable ones without one (NULL), may be left out. */`);
+    body.push(`/** What insert${pascal}() accepts for a row of ${docCode(t.table)}: columns with a default (the server fills them in), and Nullable ones without one (NULL), may be left out. */`);
     body.push(`export interface ${insertName} {`);
     const skipped: string[] = [];
     for (const c of writableColumns) {
@@ -212,12 +241,12 @@ export function emitModule(input: GenInput): GenOutput {
       if (!insertableColumn(node)) { skipped.push(c.name); continue; }
       const type = withColumn(what, c.name, () => insertType(node));
       const dflt = c.defaultKind === '' ? '' : ` ${c.defaultKind}`;
-      body.push(`  /** \`${commentText(c.type)}\`${dflt} */`);
+      body.push(`  /** ${docCode(c.type)}${dflt} */`);
       // With named columns (blocking ones), a column with a default is sent, so it must be given.
       const optional = blocking.length === 0 ? optionalOnInsert(node, c.defaultKind) : optionalOnInsert(node, '');
       body.push(`  readonly ${propertyKey(c.name)}${optional ? '?' : ''}: ${type};`);
     }
-    for (const name of skipped) body.push(`  // ${commentText(JSON.stringify(name))} is left out: insert() cannot write its type, the server writes its default.`);
+    for (const name of skipped) body.push(`  // ${jsString(name)} is left out: insert() cannot write its type, the server writes its default.`);
     const named = blocking.length === 0 ? undefined : writableColumns.filter((c) => !skipped.includes(c.name)).map((c) => c.name);
     body.push('}', '');
     uses.add('InsertInput').add('InsertOptions').add('InsertResult');
@@ -225,13 +254,13 @@ export function emitModule(input: GenInput): GenOutput {
     const tableConst = claim(`${pascal[0]!.toLowerCase()}${pascal.slice(1)}Table`, what);
     body.push(
       `/** The table name as given to \`chwire gen --table\`. */`,
-      `export const ${tableConst} = ${JSON.stringify(t.table)};`,
+      `export const ${tableConst} = ${jsString(t.table)};`,
       '',
-      `/** Inserts rows into \`${commentText(t.table)}\` (bound to it: the rows are checked against ${insertName}). */`,
+      `/** Inserts rows into ${docCode(t.table)} (bound to it: the rows are checked against ${insertName}). */`,
       `export async function ${insertFn}(client: Client, rows: InsertInput<${insertName}>, opts: InsertOptions = {}): Promise<InsertResult> {`,
       named === undefined
         ? `  return await client.insert<${insertName}>(${tableConst}, rows, opts);`
-        : `  return await client.insert<${insertName}>(${tableConst}, rows, { ...opts, columns: opts.columns ?? ${JSON.stringify(named)} });`,
+        : `  return await client.insert<${insertName}>(${tableConst}, rows, { ...opts, columns: opts.columns ?? ${jsValue(named)} });`,
       '}',
       '',
     );
@@ -258,7 +287,7 @@ export function emitModule(input: GenInput): GenOutput {
     if (kind === 'many') claim(`${q.name}Stream`, what);
     const sqlConst = claim(`${q.name}Sql`, what);
     const paramsName = claim(`${pascal}Params`, what);
-    body.push(...sqlDoc([`The SQL of ${q.name} (\`:${kind}\`).`], q.sql), `export const ${sqlConst} = ${JSON.stringify(q.sql)};`, '');
+    body.push(...sqlDoc([`The SQL of ${q.name} (\`:${kind}\`).`], q.sql), `export const ${sqlConst} = ${jsString(q.sql)};`, '');
     body.push(`/** The parameters of ${q.name} (its {name:Type} placeholders). */`);
     if (q.params.size === 0) {
       body.push(`export type ${paramsName} = Record<string, never>;`, '');
@@ -269,7 +298,7 @@ export function emitModule(input: GenInput): GenOutput {
         try { node = parseType(type); } catch (e) { throw new Error(`${what}: placeholder ${name} has a type chwire cannot read (${type}): ${(e as Error).message}`); }
         const ts = paramType(node);
         if (ts.includes('QueryTuple')) uses.add('QueryTuple');
-        body.push(`  /** \`${commentText(type)}\` */`, `  readonly ${propertyKey(name)}: ${ts};`);
+        body.push(`  /** ${docCode(type)} */`, `  readonly ${propertyKey(name)}: ${ts};`);
       }
       body.push('};', '');
     }
@@ -301,7 +330,7 @@ export function emitModule(input: GenInput): GenOutput {
         ...sqlDoc([`Runs ${q.name} (\`:one\`) and returns its first row, or null when it has none.`], q.sql),
         `export async function ${fn}(client: Client, params: ${paramsName}${dflt}, opts: CallOptions = {}): Promise<${rowName} | null> {`,
         `  const rows: Rows<${rowName}> = await client.fetch<${rowName}>(${sqlConst}, { ...opts, ...DECODE, params });`,
-        `  checkColumns(${JSON.stringify(q.name)}, ${headerConst}, rows.columns);`,
+        `  checkColumns(${jsString(q.name)}, ${headerConst}, rows.columns);`,
         `  return rows.length > 0 ? rows[0]! : null;`,
         '}',
         '',
@@ -312,13 +341,13 @@ export function emitModule(input: GenInput): GenOutput {
         ...sqlDoc([`Runs ${q.name} and returns all its rows.`], q.sql),
         `export async function ${fn}(client: Client, params: ${paramsName}${dflt}, opts: CallOptions = {}): Promise<Rows<${rowName}>> {`,
         `  const rows: Rows<${rowName}> = await client.fetch<${rowName}>(${sqlConst}, { ...opts, ...DECODE, params });`,
-        `  checkColumns(${JSON.stringify(q.name)}, ${headerConst}, rows.columns);`,
+        `  checkColumns(${jsString(q.name)}, ${headerConst}, rows.columns);`,
         '  return rows;',
         '}',
         '',
         ...sqlDoc([`Runs ${q.name} and streams its rows (the columns are checked before the first row).`], q.sql),
         `export function ${q.name}Stream(client: Client, params: ${paramsName}${dflt}, opts: CallOptions = {}): RowStream<${rowName}> {`,
-        `  return checkedStream(${JSON.stringify(q.name)}, ${headerConst}, client.stream<${rowName}>(${sqlConst}, { ...opts, ...DECODE, params }));`,
+        `  return checkedStream(${jsString(q.name)}, ${headerConst}, client.stream<${rowName}>(${sqlConst}, { ...opts, ...DECODE, params }));`,
         '}',
         '',
       );
@@ -353,20 +382,57 @@ function indent(text: string): string {
 }
 
 /**
+ * Why a generated body cannot be marked line by line, or undefined when it can: every string
+ * literal ('…' or "…") ends on the line it starts on, there is no template literal outside them,
+ * and no line break other than LF anywhere (TypeScript counts CR, U+2028 and U+2029 as line breaks
+ * too). A scan of the text, skipping string literals and comments, so a column name with a
+ * backtick or a quote inside its (jsString) literal is fine.
+ */
+export function notLineByLine(text: string): string | undefined {
+  if (/[\r\u2028\u2029]/.test(text)) return 'it holds a line break other than LF';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) {
+        if (text[j] === '\n') return 'a string literal spans lines';
+        j += text[j] === '\\' ? 2 : 1;
+      }
+      if (j >= text.length) return 'a string literal is not closed';
+      i = j + 1;
+    } else if (c === '/' && text[i + 1] === '/') {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      if (end < 0 || text.slice(i, end).includes('\n')) return 'a block comment spans lines';
+      i = end + 2;
+    } else if (c === '`') {
+      return 'it holds a template literal';
+    } else {
+      i++;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Each line of untyped generated JavaScript preceded by `// @ts-ignore`, so the module type-checks
  * without a file-wide `// @ts-nocheck` (which would leave its typed exports unchecked too). Sound
- * because no generated body spans a line inside a literal: the emitter writes constants with
- * JSON.stringify and no template literals (checked here).
+ * because no generated body spans a line inside a literal or comment: the generators write names
+ * with jsString and no template literals (checked here by notLineByLine).
  */
 function unchecked(text: string): string {
-  if (text.includes('`')) throw new Error('generated decoder source holds a template literal: it cannot be marked line by line');
+  const why = notLineByLine(text);
+  if (why !== undefined) throw new Error(`generated decoder source cannot be marked line by line: ${why}`);
   return text.split('\n').map((l) => (l.trim() === '' ? l : `${/^ */.exec(l)![0]}// @ts-ignore\n${l}`)).join('\n');
 }
 
 function entry(kind: string, key: string, source: string, params: string): string {
   return [
     '  {',
-    `    kind: '${kind}', key: ${JSON.stringify(key)}, hash: ${JSON.stringify(hashKey(source))},`,
+    `    kind: '${kind}', key: ${jsString(key)}, hash: ${jsString(hashKey(source))},`,
     '    // @ts-ignore',
     `    factory: function (${params}) {`,
     unchecked(indent(indent(functionBody(source)))),

@@ -2,7 +2,9 @@
 // for a column under resolved options (rows), what insert() accepts for it (insert rows), and what
 // a `{name:Type}` placeholder accepts as a parameter value.
 //
-// Invariant: each function mirrors one documented table exactly (docs/types.md for reads, the
+// Invariant: server text (enum labels, tuple element names, column names) enters the type text only
+// as a string literal from jsString (one line, U+2028/U+2029 escaped) or as a bare identifier that
+// matched IDENT. Each function mirrors one documented table exactly (docs/types.md for reads, the
 // "Accepted JavaScript values" table of docs/native.md for inserts, formatQueryParam for
 // parameters) and never widens to `any`: a value the library cannot produce or accept is not in
 // the type, and a type the library cannot decode is an error naming the column.
@@ -10,12 +12,13 @@ import type { TypeNode } from '../types/ast.js';
 import { isIntKind } from '../types/ast.js';
 import type { ResolvedValueOptions } from '../plan/options.js';
 import { structural } from '../plan/structural.js';
+import { jsString } from '../codegen/literal.js';
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A property name as TypeScript source: bare when it is an identifier, JSON-quoted otherwise. */
+/** A property name as TypeScript source: bare when it is an identifier, a string literal (jsString) otherwise. */
 export function propertyKey(name: string): string {
-  return IDENT.test(name) ? name : JSON.stringify(name);
+  return IDENT.test(name) ? name : jsString(name);
 }
 
 function union(parts: readonly string[]): string {
@@ -45,7 +48,7 @@ export function readType(t: TypeNode, o: ResolvedValueOptions): string {
     case 'Time': case 'Time64': return o.time === 'number' ? 'number' : 'string';
     case 'UUID': return o.uuid === 'bytes' ? 'Uint8Array' : 'string';
     case 'IPv4': case 'IPv6': return 'string';
-    case 'Enum8': case 'Enum16': return union(t.entries.map((e) => JSON.stringify(e.label)));
+    case 'Enum8': case 'Enum16': return union(t.entries.map((e) => jsString(e.label)));
     case 'Nullable': return union([readType(t.inner, o), 'null']);
     case 'LowCardinality': case 'SimpleAggregateFunction': return readType(t.inner, o);
     case 'Array': return arrayOf(readType(t.element, o));
@@ -86,6 +89,9 @@ function tupleType(elements: readonly string[], names: readonly string[] | undef
   return `{ ${names.map((n, i) => `${propertyKey(n)}: ${elements[i]!}`).join('; ')} }`;
 }
 
+/** The default kinds ClickHouse has (`''` for none): the only ones a generated module names (describe.ts refuses others). */
+export const DEFAULT_KINDS: readonly string[] = ['', 'DEFAULT', 'MATERIALIZED', 'ALIAS', 'EPHEMERAL'];
+
 /**
  * Whether a column may be left out of an insert row: it has a default (DEFAULT or EPHEMERAL: the
  * server writes the default, insert-columns.ts), or it is Nullable, also under LowCardinality
@@ -121,7 +127,7 @@ export function insertType(t: TypeNode): string {
     case 'UUID': return 'string | Uint8Array';
     case 'IPv4': return 'string | number';
     case 'IPv6': return 'string | Uint8Array';
-    case 'Enum8': case 'Enum16': return union([...t.entries.map((e) => JSON.stringify(e.label)), ...t.entries.map((e) => String(e.value))]);
+    case 'Enum8': case 'Enum16': return union([...t.entries.map((e) => jsString(e.label)), ...t.entries.map((e) => String(e.value))]);
     case 'Nullable': return union([insertType(t.inner), 'null', 'undefined']);
     case 'LowCardinality': case 'SimpleAggregateFunction': return insertType(t.inner);
     case 'Array': return arrayOf(insertType(t.element), true);
@@ -169,7 +175,7 @@ export function paramType(t: TypeNode, top = true): string {
     case 'Date': case 'Date32': case 'DateTime': case 'DateTime64': return union(['Date', 'string']);
     case 'Time': case 'Time64': return 'string';
     case 'UUID': case 'IPv4': case 'IPv6': return 'string';
-    case 'Enum8': case 'Enum16': return union(t.entries.map((e) => JSON.stringify(e.label)));
+    case 'Enum8': case 'Enum16': return union(t.entries.map((e) => jsString(e.label)));
     case 'Nullable': return union([paramType(t.inner, top), 'null']);
     case 'LowCardinality': case 'SimpleAggregateFunction': return paramType(t.inner, top);
     case 'Array': return arrayOf(paramType(t.element, false), true);

@@ -9,8 +9,8 @@
 //   no attempt is made before the reader's exact lower bound of bytes (`need`) has arrived.
 // - A body that ends inside a block is a ChwireDecodeError at end() naming the column being read,
 //   the block's first row and the body offset where the bytes ran out.
-// - Row builders: column names reach generated source only as JSON.stringify-quoted keys of an
-//   object literal; `__proto__` uses a computed key so it becomes an own property.
+// - Row builders: column names reach generated source only as quoted keys of an object literal
+//   (codegen/literal.ts: one line, U+2028/U+2029 escaped); `__proto__` uses a computed key so it becomes an own property.
 // - `pushSources` (streams): a completed block becomes a RowSource whose `row(i)` builds row i on
 //   demand; columns with a lazy form (lazy-columns.ts) keep raw data until then, the others their
 //   eager values. Rows equal those of `push`. The mode is fixed by the first call: `push` on a
@@ -29,6 +29,7 @@ import { resolveNativeOptions, type ResolvedNativeOptions, type NativeDecodeOpti
 import { specialReader } from './column-dynamic.js';
 import { lazyColumn, type LazyColumn } from './lazy-columns.js';
 import { BoundedCache, compiled, hashKey } from '../../codegen/compile.js';
+import { jsString } from '../../codegen/literal.js';
 import { lookupPrecompiled } from '../../codegen/precompiled.js';
 import { interpretedRowBuilder, interpretedSourceFactory } from './interpreted-rows.js';
 import { parseType } from '../../types/parse.js';
@@ -44,7 +45,7 @@ type RowBuilder = (cols: readonly Values[], i: number) => Row;
  */
 function rowLiteral(names: readonly string[], shape: 'object' | 'array', valueOf: (k: number) => string): string {
   if (shape === 'array') return `[${names.map((_, k) => valueOf(k)).join(', ')}]`;
-  const parts = names.map((name, k) => `${name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)}: ${valueOf(k)}`);
+  const parts = names.map((name, k) => `${name === '__proto__' ? '["__proto__"]' : jsString(name)}: ${valueOf(k)}`);
   return `{ ${parts.join(', ')} }`;
 }
 

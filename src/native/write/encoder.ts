@@ -5,7 +5,8 @@
 //
 // Invariants:
 // - No text from the schema (column names, type names, labels) becomes code: names reach the
-//   generated source only as JSON.stringify-quoted property keys, everything else through the
+//   generated source only as quoted property keys (codegen/literal.ts: one line, U+2028/U+2029
+//   escaped), everything else through the
 //   constants array `K`; integers enter through `int()`, which checks them.
 // - A block is returned only after every value of every column has been validated: an error
 //   leaves nothing half-written (the caller never sees partial bytes).
@@ -20,6 +21,7 @@ import { columnWriter, type ColumnWriter } from './column-writers.js';
 import { EncodeFail, intRange, makeSmallInt, makeBigInt, makeFloat, toBool, makeDateTime, fixedDateTime, makeDays, makeDateTime64, textZones, type TextZone, type ServerTextZones } from '../../convert/encode-values.js';
 import { ByteSink, stringBytes } from './sink.js';
 import { BoundedCache, compiled, hashKey } from '../../codegen/compile.js';
+import { jsString } from '../../codegen/literal.js';
 import { lookupPrecompiled } from '../../codegen/precompiled.js';
 import { interpretedEncodeBlock, type TypedArrayName } from './interpreted-encoder.js';
 
@@ -178,7 +180,7 @@ function generate(columns: readonly NativeColumnSpec[], types: readonly TypeNode
     let read: string;
     if (shape === 'array') read = `r[${int(k)}]`;
     else if (inheritedName(name)) read = `(H.own(r, K[${int(k)}]) ? r[K[${int(k)}]] : undefined)`;
-    else read = `r[${JSON.stringify(name)}]`;
+    else read = `r[${jsString(name)}]`;
     L.push(`      col = ${int(k)}; v = ${read};${shape === 'object' ? ' if (v !== undefined) present++;' : ''}`);
     const x = inl[k];
     L.push(x ? `      ${x.store(k)}` : `      c${k}[j] = v;`);
