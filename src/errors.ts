@@ -170,19 +170,35 @@ export class ChwireServerError extends ChwireError {
   readonly serverName: string | undefined;
   /** HTTP status, when the error came with one. */
   readonly status: number | undefined;
-  /** The message exactly as the server wrote it. */
+  /** The message exactly as the server wrote it (up to the 1 MiB an error body is read to). */
   readonly serverMessage: string;
   /**
-   * `message` is the server's text, followed by ` (host <url>)` when the host is known; a call that
+   * `message` is the server's text (past SERVER_MESSAGE_CHARS its start and end only), followed by ` (host <url>)` when the host is known; a call that
    * was retried puts its summary first (`after 3 attempts on …: `), with the last attempt's error as `cause`.
    */
   constructor(serverMessage: string, details: { serverCode: number; serverName?: string | undefined; status?: number | undefined }, options?: ChwireErrorOptions & { prefix?: string }) {
-    super(ERROR_CODES.server, `${options?.prefix ?? ''}${serverMessage.trim()}${options?.host !== undefined ? ` (host ${options.host})` : ''}`, options);
+    super(ERROR_CODES.server, `${options?.prefix ?? ''}${shownServerText(serverMessage.trim())}${options?.host !== undefined ? ` (host ${options.host})` : ''}`, options);
     this.serverCode = details.serverCode;
     this.serverName = details.serverName;
     this.status = details.status;
     this.serverMessage = serverMessage;
   }
+}
+
+/** Most characters of a server's text that go into a ChwireServerError's `message` (the whole text is `serverMessage`). */
+export const SERVER_MESSAGE_CHARS = 8192;
+/** Of those, the characters kept from the text's end (where 26.x puts the error name and version). */
+const SERVER_MESSAGE_TAIL = 1024;
+
+/**
+ * The server's text as `message` shows it: whole up to SERVER_MESSAGE_CHARS, else its start and its
+ * end around a note of how much was left out (a log line or a terminal gets a few KiB, not 1 MiB).
+ */
+function shownServerText(text: string): string {
+  if (text.length <= SERVER_MESSAGE_CHARS) return text;
+  const head = text.slice(0, SERVER_MESSAGE_CHARS - SERVER_MESSAGE_TAIL);
+  const tail = text.slice(text.length - SERVER_MESSAGE_TAIL);
+  return `${head} … [${text.length - head.length - tail.length} characters of the server's message not shown here: the whole text is the error's serverMessage] … ${tail}`;
 }
 
 /** The connection failed or closed before the response was complete. */

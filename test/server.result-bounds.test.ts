@@ -1,6 +1,7 @@
 // The bounds of buffered results (maxResultBytes, maxResultRows) against the real 18.16 server:
 // a result past the client's bound fails with ChwireLimitError naming it, and a bound raised for
-// one call lets that call read the whole result; compat's text()/json() take max_result_bytes.
+// one call lets that call read the whole result; streamRaw's text()/json() hold the same bounds
+// (client-wide and per call); compat's text()/json() take max_result_bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChwireLimitError, fetchColumns } from '../src/index.js';
@@ -58,5 +59,22 @@ test('real server: compat text() and json() past max_result_bytes fail with Chwi
   } finally {
     await small.close();
     await big.close();
+  }
+});
+
+test('real server: streamRaw text() and json() past maxResultBytes fail with ChwireLimitError; a per-call bound lets them through', { skip }, async () => {
+  const c = realClient({ maxResultBytes: 1 << 20 });
+  try {
+    for (const read of ['text', 'json'] as const) {
+      const s = c.streamRaw(SQL, { format: 'JSONEachRow' });
+      await assert.rejects(read === 'text' ? s.text() : s.json(), (e: unknown) => e instanceof ChwireLimitError && e.limit === 'maxResultBytes' && /streamRaw is larger than maxResultBytes \(1048576 bytes/.test(e.message));
+    }
+    const rows = await c.streamRaw(SQL, { format: 'JSONEachRow', maxResultBytes: 64 << 20 }).json<{ n: string }[]>();
+    assert.equal(rows.length, 100_000);
+    assert.equal(rows[99_999]!.n, '99999');
+    await assert.rejects(c.streamRaw(SQL, { format: 'JSONEachRow', maxResultBytes: 0, maxResultRows: 1000 }).json(), (e: unknown) => e instanceof ChwireLimitError && e.limit === 'maxResultRows');
+    assert.equal((await c.streamRaw('SELECT 1 AS x', { format: 'JSONEachRow' }).text()), '{"x":1}\n');
+  } finally {
+    await c.close();
   }
 });

@@ -62,7 +62,8 @@ export function clientOptions(values: Record<string, unknown>, env: NodeJS.Proce
   // Refused rather than warned about: a warning is lost in a script's redirected stderr, the very
   // place where a password in `ps` matters (every user of the host can read it); the URL is not echoed.
   if (typeof values['url'] === 'string' && urlHasPassword(values['url'])) throw new UsageError(`--url carries a password, which is not accepted: ${PASSWORD_HINT} (and remove it from the URL), or put the whole URL in CHWIRE_URL`);
-  const opts: ClientOptions = { url: typeof values['url'] === 'string' ? values['url'] : env['CHWIRE_URL'] ?? 'http://localhost:8123' };
+  // --setting is the operator's own (no tenant behind a command line): any setting may be given.
+  const opts: ClientOptions = { url: typeof values['url'] === 'string' ? values['url'] : env['CHWIRE_URL'] ?? 'http://localhost:8123', perCallSettings: 'any' };
   if (typeof values['user'] === 'string') opts.username = values['user'];
   if (env['CHWIRE_PASSWORD'] !== undefined) opts.password = env['CHWIRE_PASSWORD'];
   if (typeof values['database'] === 'string') opts.database = values['database'];

@@ -32,7 +32,8 @@ import { SessionLocks } from './session-lock.js';
 import { SchemaCache, isSchemaChange } from './schema-cache.js';
 import { callSurface, type CallSurface, type CallSurfaceOptions } from './options/call-surface.js';
 import { checkCallOptions } from './options/call-options.js';
-import { callBudget, callTimeoutOf, type BufferedCall, type ResultLimits } from './read/result-limits.js';
+import { checkPerCallSettings, type PerCallSettings } from './options/per-call-settings.js';
+import { callBudget, callTimeoutOf, checkCallLimits, type BufferedCall, type ResultLimits } from './read/result-limits.js';
 import type { Call, CallOptions, Observer } from './observe/call.js';
 import type { ClientCore, QueryOptions, ExecOptions, Rows } from './core.js';
 
@@ -123,6 +124,8 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   readonly resultLimits: ResultLimits;
   /** The client's callTimeout (ms; 0: none): how long a buffered call may take in all. */
   readonly callTimeout: number;
+  /** The guarded settings a call's own settings may carry (perCallSettings: per-call-settings.ts). */
+  readonly perCallSettings: PerCallSettings;
   readonly schemas = new SchemaCache();
   /** The FORMAT clauses of SQL texts this client has sent (format-clause.ts). */
   readonly formatClauses = new FormatClauses();
@@ -153,6 +156,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     this.requestTimeout = cfg.requestTimeout;
     this.resultLimits = cfg.resultLimits;
     this.callTimeout = cfg.callTimeout;
+    this.perCallSettings = cfg.perCallSettings;
     this.roles = cfg.roles;
     this.decodeDefaults = pickDecodeOptions(options);
     this.obs = cfg.observer;
@@ -277,6 +281,8 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   }
 
   settingsFor(opts: { settings?: Settings | undefined }, auto: Record<string, string> = {}): Record<string, string> {
+    // Every path's call settings pass here (compat's too): a guarded name not allowed is refused.
+    checkPerCallSettings('the call', opts.settings, this.perCallSettings);
     const out: Record<string, string> = { ...auto };
     for (const src of [this.settings, opts.settings ?? {}]) {
       for (const [k, v] of Object.entries(src)) out[k] = renderSetting(k, v);
@@ -339,7 +345,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   }
 
   stream<R = Row>(sql: string, opts: QueryOptions = {}): RowStream<R> {
-    checkCallOptions('stream', opts);
+    checkCallOptions('stream', opts, this.perCallSettings);
     return this.streamWith(sql, this.cancellable(opts), mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'stream', false, true);
   }
 
@@ -380,7 +386,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   }
 
   fetch<R = Row>(sql: string, opts: QueryOptions = {}): Promise<Rows<R>> {
-    try { checkCallOptions('fetch', opts); } catch (e) { return Promise.reject(e); }
+    try { checkCallOptions('fetch', opts, this.perCallSettings); } catch (e) { return Promise.reject(e); }
     return this.tracked(opts, (o) => this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetch', true), 'fetch', o), 'fetch');
   }
 
@@ -405,12 +411,12 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   }
 
   fetchOne<R = Row>(sql: string, opts: QueryOptions = {}): Promise<R | undefined> {
-    try { checkCallOptions('fetchOne', opts); } catch (e) { return Promise.reject(e); }
+    try { checkCallOptions('fetchOne', opts, this.perCallSettings); } catch (e) { return Promise.reject(e); }
     return this.tracked(opts, async (o) => (await this.fetchFrom(this.streamWith<R>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(opts)), 'fetchOne', true), 'fetchOne', o))[0], 'fetchOne');
   }
 
   fetchValue<V = unknown>(sql: string, opts: QueryOptions = {}): Promise<V | undefined> {
-    try { checkCallOptions('fetchValue', opts); } catch (e) { return Promise.reject(e); }
+    try { checkCallOptions('fetchValue', opts, this.perCallSettings); } catch (e) { return Promise.reject(e); }
     return this.tracked({ ...opts, rows: 'array' } as QueryOptions, async (o) => {
       const rows = await this.fetchFrom(this.streamWith<unknown[]>(sql, o, mergeDecodeOptions(this.decodeDefaults, pickDecodeOptions(o)), 'fetchValue', true), 'fetchValue', o);
       return rows[0]?.[0] as V | undefined;
@@ -418,7 +424,7 @@ export class QueryClientImpl implements QueryClient, ClientCore {
   }
 
   streamRaw(sql: string, opts: RawOptions): RawStream {
-    checkCallOptions('streamRaw', opts);
+    checkCallOptions('streamRaw', opts, this.perCallSettings);
     return this.rawWith(sql, opts, 'streamRaw', undefined);
   }
 
@@ -435,6 +441,10 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     const mode = opts.appendedExceptions ?? 'detect';
     if (mode !== 'detect' && mode !== 'wait') throw new ChwireConfigError(`option appendedExceptions must be 'detect' or 'wait', got ${JSON.stringify(mode)}`);
     const queryId = opts.queryId ?? newQueryId();
+    // text() and json() hold the result: the app's call to the bounds (checked now, before anything
+    // is sent), the client's own query to the library's.
+    const limits = parent === undefined ? this.resultLimits : NO_CLIENT_LIMITS;
+    checkCallLimits('streamRaw', limits, opts);
     opts = this.cancellable(opts);
     const s = new RawStreamImpl(this.openTracked(async () => {
       // The client's own query is observed only as the child of an observed call.
@@ -450,11 +460,12 @@ export class QueryClientImpl implements QueryClient, ClientCore {
     }), queryId, opts.signal);
     s.exceptionsApart = mode === 'wait';
     s.format = opts.format;
+    s.budget = () => callBudget('streamRaw', limits, opts, queryId);
     return s;
   }
 
   execute(sql: string, opts: ExecOptions = {}): Promise<ExecResult> {
-    try { checkCallOptions('execute', opts); } catch (e) { return Promise.reject(e); }
+    try { checkCallOptions('execute', opts, this.perCallSettings); } catch (e) { return Promise.reject(e); }
     return this.tracked(opts, (o) => this.executeNow(sql, o), 'execute');
   }
 

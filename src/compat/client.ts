@@ -14,7 +14,7 @@ import { createClientWith, type Client, type ClientCore } from '../client/client
 import type { TransportTarget } from '../client/options/config.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../client/read/result-limits.js';
 import { ChwireAbortError, ChwireConfigError, ChwireServerError } from '../errors.js';
-import { AuthClients } from './auth.js';
+import { AuthClients, type AuthLease } from './auth.js';
 import { heldBody } from '../client/read/tail-hold.js';
 import type { OfficialLogger } from './log.js';
 import { HttpTransport } from '../transport/http.js';
@@ -137,7 +137,10 @@ class CompatClient implements ClickHouseClient {
 
   /** The JSON fast path's plan for a query (json-fast/plan.ts), or undefined: send it as the official client does. */
   private fastPlan(p: QueryParams, format: string): FastQuery | undefined {
-    const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
+    // The plan's probe runs on the auth's client: held for as long as the client is kept idle (auth.ts).
+    const lease = p.auth !== undefined ? this.auth.acquire(p.auth) : undefined;
+    lease?.release();
+    const core = (lease?.client ?? this.client) as unknown as ClientCore;
     return this.fast.plan(core, p.query, format, () => core.settingsFor({ settings: settingsOf(p.clickhouse_settings) }),
       (p.session_id ?? this.sessionId) !== undefined, this.json.parse === JSON.parse, (sql, maxBytes) => probeOf(core, sql, maxBytes));
   }
@@ -211,17 +214,24 @@ class CompatClient implements ClickHouseClient {
   private async send(op: Op, sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>,
     answer: Pick<TransportRequest, 'encodedBody' | 'errorAnswers'> = {}, logged: (officialError: unknown) => boolean = () => true): Promise<{ response: TransportResponse; body: Readable }> {
     let response: TransportResponse;
+    // A per-call auth's client is held from here to the end of the body (auth.ts): never closed under the call.
+    let lease: AuthLease<Client> | undefined;
     try {
-      const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
+      if (p.auth !== undefined) lease = this.auth.acquire(p.auth);
+      const core = (lease?.client ?? this.client) as unknown as ClientCore;
       response = await sendCall(core, sql, p, queryId, p.session_id ?? this.sessionId, format, values, answer);
     } catch (e) {
+      lease?.release();
       // `logged`: a failure the caller meets by sending again (the JSON fast path) is not the call's failure.
       throw this.failed(op, queryId, p, e, logged);
     }
     // No byte of an exception an older server appends after the data is looked for in bytes still
     // compressed, nor in an error answer (which is the exception).
-    const bytes = bodyBytes(response, queryId, (e) => this.failed(op, queryId, p, e), answer.encodedBody === true || response.status !== undefined);
-    return { response, body: Readable.from(bytes, { objectMode: false }) };
+    const bytes = bodyBytes(response, queryId, (e) => this.failed(op, queryId, p, e), answer.encodedBody === true || response.status !== undefined, lease?.release);
+    const body = Readable.from(bytes, { objectMode: false });
+    // A body destroyed before it was read never runs the generator's finally: its close releases the client too.
+    if (lease !== undefined) body.once('close', lease.release);
+    return { response, body };
   }
 
   /**

@@ -63,6 +63,14 @@ export interface ClickHouseClientConfigOptions {
    * (a probe per client; a fast query read with text()/stream() sent again as JSON).
    */
   json_fast_path?: boolean;
+  /**
+   * chwire's own: the guarded settings (replace_running_query, profile, readonly, allow_ddl,
+   * log_queries) a call's clickhouse_settings may set, a list of names or `'any'` (chwire's
+   * perCallSettings). Default none: the official client lets a call set them; chwire/compat refuses
+   * such a call with ChwireConfigError before anything is sent (docs/migrating.md). The client's
+   * own clickhouse_settings may set them.
+   */
+  per_call_settings?: readonly string[] | 'any';
 }
 
 /** Official options chwire cannot honour, and why. */
@@ -78,7 +86,7 @@ const KNOWN = new Set(['url', 'host', 'pathname', 'request_timeout', 'max_open_c
   'http_agent', 'set_basic_auth_header', 'capture_enhanced_stack_trace', 'max_result_bytes',
   // Parameters go in the URL, as this option has them while the URL is short; a URL the server
   // refuses as too long fails with an error that says so (chwire sends no multipart body).
-  'use_multipart_params_auto', 'max_response_headers_size', 'json_fast_path']);
+  'use_multipart_params_auto', 'max_response_headers_size', 'json_fast_path', 'per_call_settings']);
 
 export interface CompatConfig {
   /** Options for chwire's createClientWith. */
@@ -145,6 +153,7 @@ export function compatConfig(o: ClickHouseClientConfigOptions, userAgent: (appli
     out.compression = { ...(resp !== undefined ? { response: resp } : {}), ...(req !== undefined ? { request: req } : {}) };
   }
   if (o.clickhouse_settings !== undefined) out.settings = settingsOf(o.clickhouse_settings);
+  if (o.per_call_settings !== undefined) out.perCallSettings = o.per_call_settings;
   if (o.role !== undefined) out.role = o.role;
   const headers = { ...(o.additional_headers ?? {}), ...(o.http_headers ?? {}) };
   // As in the official client, its User-Agent wins over one given in http_headers (the web

@@ -52,14 +52,15 @@ export async function sendCall(core: ClientCore, sql: string, p: CompatCallParam
 /**
  * The response's body bytes, no byte of an exception an older server appends after the data among
  * them; an error while reading is passed through `mapError` (the entry's official shape); the
- * response is released when the bytes end, fail or are abandoned.
+ * response is released when the bytes end, fail or are abandoned (then `done`, if given, is called).
  */
-export async function* bodyBytes(r: TransportResponse, queryId: string, mapError: (e: unknown) => unknown, exceptionsApart = false): AsyncGenerator<Uint8Array> {
+export async function* bodyBytes(r: TransportResponse, queryId: string, mapError: (e: unknown) => unknown, exceptionsApart = false, done?: () => void): AsyncGenerator<Uint8Array> {
   try {
     yield* heldBody(r, queryId, exceptionsApart);
   } catch (e) {
     throw mapError(e);
   } finally {
     r.cancel();
+    done?.();
   }
 }

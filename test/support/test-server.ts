@@ -49,6 +49,8 @@ export interface TestServerOptions {
   timezone?: string;
   user?: string;
   password?: string;
+  /** More users the server knows, by name: their passwords (each checked as `user`/`password` are). */
+  users?: Readonly<Record<string, string>>;
   /** Accept `Authorization: Bearer <token>` (alone: with X-ClickHouse-User/Key too it is refused, as ClickHouse does). */
   token?: string;
   /** Seconds announced in `Keep-Alive: timeout=N`. Default 10. */
@@ -177,7 +179,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     }
     const user = req.headers['x-clickhouse-user'] ?? 'default';
     const key = req.headers['x-clickhouse-key'] ?? '';
-    if (bearer === undefined && (user !== (opts.user ?? 'default') || key !== (opts.password ?? ''))) {
+    const known = (u: string, k: string): boolean => (u === (opts.user ?? 'default') && k === (opts.password ?? '')) || (opts.users !== undefined && Object.hasOwn(opts.users, u) && opts.users[u] === k);
+    if (bearer === undefined && !known(String(user), String(key))) {
       fail(`Code: 516. DB::Exception: ${String(user)}: Authentication failed: password is incorrect, or there is no user with such name. (AUTHENTICATION_FAILED) (version ${version})`);
       return;
     }

@@ -19,7 +19,7 @@ export function insert(client: QueryClient, table: string, rows: InsertBytes, op
 export function insert(client: QueryClient, table: string, rows: InsertInput | InsertBytes, opts: InsertOptions = {}): Promise<InsertResult> {
   try {
     const c = implOf(client, 'insert');
-    checkCallOptions('insert', opts);
+    checkCallOptions('insert', opts, c.perCallSettings);
     return c.tracked(opts, (o) => c.observed('insert', `INSERT INTO ${table}`, o.queryId ?? newQueryId(), o, table,
       (queryId) => {
         const callOpts = queryId === undefined ? o : { ...o, queryId };

@@ -8,6 +8,7 @@
 import { ChwireConfigError } from '../../errors.js';
 import { checkSettingName } from './setting-name.js';
 import { optionHint } from './official-names.js';
+import { checkPerCallSettings, type PerCallSettings } from './per-call-settings.js';
 import type { ExecOptions, QueryOptions } from '../core.js';
 import type { ColumnsOptions } from '../read/columns.js';
 import type { RawOptions } from '../read/raw-stream.js';
@@ -35,7 +36,7 @@ const COLUMNS: KeyList<ColumnsOptions> = {
 };
 const RAW: KeyList<RawOptions> = {
   format: true, params: true, settings: true, queryId: true, sessionId: true, signal: true, appendedExceptions: true, onProgress: true, progressInterval: true,
-  role: true, httpHeaders: true,
+  role: true, httpHeaders: true, maxResultBytes: true, maxResultRows: true,
 };
 const INSERT: KeyList<InsertOptions> = {
   columns: true, settings: true, queryId: true, sessionId: true, signal: true, blockSize: true, format: true, async: true, deduplicationToken: true,
@@ -54,8 +55,11 @@ const KNOWN = {
 
 export type CheckedCall = keyof typeof KNOWN;
 
-/** Refuse option keys `call` does not know (ChwireConfigError). `opts` undefined is no options. */
-export function checkCallOptions(call: CheckedCall, opts: unknown): void {
+/**
+ * Refuse option keys `call` does not know (ChwireConfigError). `opts` undefined is no options.
+ * `allowed`: the guarded settings the client lets a call set (per-call-settings.ts); undefined: none.
+ */
+export function checkCallOptions(call: CheckedCall, opts: unknown, allowed: PerCallSettings = NONE): void {
   if (opts === undefined) return;
   if (typeof opts !== 'object' || opts === null || Array.isArray(opts)) {
     throw new ChwireConfigError(`the options of ${call} must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'an array' : typeof opts}`);
@@ -78,5 +82,8 @@ export function checkCallOptions(call: CheckedCall, opts: unknown): void {
   if (settings !== undefined) {
     if (typeof settings !== 'object' || settings === null) throw new ChwireConfigError(`option settings of ${call} must be an object of setting names and values`);
     for (const k of Object.keys(settings)) checkSettingName(k);
+    checkPerCallSettings(call, settings, allowed);
   }
 }
+
+const NONE: PerCallSettings = new Set();

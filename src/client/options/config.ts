@@ -2,7 +2,8 @@
 // checks the unknown ones (against one list made of each layer's own: CLIENT_OPTION_KEYS here,
 // HTTP_OPTION_KEYS of the transport, OBSERVE_OPTION_KEYS of observe/, DECODE_OPTION_KEYS of plan/),
 // its own (url, username, password, database, settings, requestTimeout, insertBlockSize, and the
-// result bounds maxResultBytes and maxResultRows through result-limits.ts, callTimeout), then
+// result bounds maxResultBytes and maxResultRows and their ceilings through result-limits.ts, callTimeout,
+// perCallSettings through per-call-settings.ts), then
 // hands each layer its slice, which that layer checks once.
 // Invariants: an option is declared in the list of the layer that checks it, so a new option cannot
 // be accepted unchecked; every bad value fails here, at createClient, as a ChwireConfigError naming
@@ -23,14 +24,15 @@ import { OBSERVE_OPTION_KEYS, resolveObserver } from '../observe/options.js';
 import { optionHint } from './official-names.js';
 import { checkSettingName } from './setting-name.js';
 import { parseUrlOption } from './url-option.js';
-import { resolveResultLimits, type ResultLimitOptions, type ResultLimits } from '../read/result-limits.js';
+import { resolveResultLimits, type ResultCeilingOptions, type ResultLimitOptions, type ResultLimits } from '../read/result-limits.js';
+import { resolvePerCallSettings, type PerCallSettings } from './per-call-settings.js';
 import type { Logger, LogLevel } from '../observe/logger.js';
 import type { TracingOptions } from '../observe/tracing.js';
 
 export type SettingValue = string | number | boolean | bigint;
 export type Settings = Readonly<Record<string, SettingValue>>;
 
-export interface ClientOptions extends DecodeOptions, ResultLimitOptions {
+export interface ClientOptions extends DecodeOptions, ResultLimitOptions, ResultCeilingOptions {
   /**
    * `http://host:8123`, `https://…`, `chdb://` (embedded, in memory) or `chdb:///abs/path`
    * (embedded, on disk). Several HTTP URLs (array or comma-separated): replicas, spread by
@@ -60,6 +62,13 @@ export interface ClientOptions extends DecodeOptions, ResultLimitOptions {
   database?: string;
   /** ClickHouse settings sent with every query. */
   settings?: Settings;
+  /**
+   * The guarded settings (replace_running_query, profile, readonly, allow_ddl, log_queries) a
+   * call's own `settings` may set: a list of those names, or `'any'`. Default none: a call that
+   * sets one is refused with ChwireConfigError before anything is sent. The client's `settings`
+   * may always set them.
+   */
+  perCallSettings?: readonly string[] | 'any';
   /** Milliseconds without progress (no response head, no body byte) before ChwireTimeoutError. Default 300000; 0 disables. */
   requestTimeout?: number;
   /**
@@ -111,7 +120,7 @@ export interface ClientOptions extends DecodeOptions, ResultLimitOptions {
 }
 
 /** The options this module checks itself. */
-export const CLIENT_OPTION_KEYS = ['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'insertBlockSize', 'maxResultBytes', 'maxResultRows', 'callTimeout'] as const;
+export const CLIENT_OPTION_KEYS = ['url', 'username', 'password', 'database', 'settings', 'requestTimeout', 'insertBlockSize', 'maxResultBytes', 'maxResultRows', 'maxResultBytesCeiling', 'maxResultRowsCeiling', 'callTimeout', 'perCallSettings'] as const;
 
 /** Every option createClient takes: each layer's list (the test config.layers checks it is ClientOptions' keys). */
 const KNOWN: ReadonlySet<string> = new Set([...CLIENT_OPTION_KEYS, ...HTTP_OPTION_KEYS, ...OBSERVE_OPTION_KEYS, ...DECODE_OPTION_KEYS]);
@@ -151,6 +160,8 @@ export interface ResolvedConfig {
   resultLimits: ResultLimits;
   /** The callTimeout option (ms; 0: none). */
   callTimeout: number;
+  /** The guarded settings a call may set (perCallSettings). */
+  perCallSettings: PerCallSettings;
   /** Logs, diagnostics channel, spans and progress of each call. */
   observer: Observer;
 }
@@ -166,6 +177,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
   const insertBlockSize = nonNegativeInteger('insertBlockSize', givenBlockSize, 65_536);
   const resultLimits = resolveResultLimits(o);
   const callTimeout = nonNegative('callTimeout', o.callTimeout, 0);
+  const perCallSettings = resolvePerCallSettings(o.perCallSettings);
   const settings = givenSettings ?? {};
   if (typeof settings !== 'object' || settings === null) throw new ChwireConfigError('option settings must be an object of setting names and values');
   for (const k of Object.keys(settings)) checkSettingName(k);
@@ -176,7 +188,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
 
   if (target.kind === 'chdb') {
     http.forEngine();
-    return { transport: makeTransport({ kind: 'chdb', path: target.path, requestTimeout, database }), database, settings, insertBlockSize, requestTimeout, roles: undefined, observer, resultLimits, callTimeout };
+    return { transport: makeTransport({ kind: 'chdb', path: target.path, requestTimeout, database }), database, settings, insertBlockSize, requestTimeout, roles: undefined, observer, resultLimits, callTimeout, perCallSettings };
   }
   const transport = makeTransport({
     kind: 'http',
@@ -189,7 +201,7 @@ export function resolveConfig(o: ClientOptions, makeTransport: TransportFactory)
     given: new Set(Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined)),
     events: observer.transportEvents(),
   });
-  return { transport, database, settings, insertBlockSize, requestTimeout, roles: http.roles, observer, resultLimits, callTimeout };
+  return { transport, database, settings, insertBlockSize, requestTimeout, roles: http.roles, observer, resultLimits, callTimeout, perCallSettings };
 }
 
 /** A setting's value in the server's text form; its name is checked first (checkSettingName). */

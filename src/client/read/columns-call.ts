@@ -16,7 +16,7 @@ import { implOf, type QueryClient } from '../query-client.js';
 export function fetchColumns(client: QueryClient, sql: string, opts: ColumnsOptions = {}): Promise<ColumnsResult> {
   try {
     const c = implOf(client, 'fetchColumns');
-    checkCallOptions('fetchColumns', opts);
+    checkCallOptions('fetchColumns', opts, c.perCallSettings);
     const clause = formatClauseError(sql, undefined, c.formatClauses);
     if (clause !== undefined) throw clause;
     return c.tracked(opts, (o) => c.observed('fetchColumns', sql, o.queryId ?? newQueryId(), o, undefined,
@@ -30,7 +30,7 @@ export function fetchColumns(client: QueryClient, sql: string, opts: ColumnsOpti
 /** The result as column batches, one per Native block as it arrives (the shapes of fetchColumns). */
 export function streamColumns(client: QueryClient, sql: string, opts: ColumnsOptions = {}): ColumnStream {
   const c = implOf(client, 'streamColumns');
-  checkCallOptions('streamColumns', opts);
+  checkCallOptions('streamColumns', opts, c.perCallSettings);
   const all = c.cancellable({ ...opts, ...mergeDecodeOptions(c.decodeDefaults, pickDecodeOptions(opts)) } as ColumnsOptions);
   const queryId = opts.queryId ?? newQueryId();
   return new ColumnStreamImpl(c.openTracked(async () => {

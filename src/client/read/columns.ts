@@ -22,6 +22,7 @@ import type { OpenedBody } from './opened-query.js';
 import type { CallSurface } from '../options/call-surface.js';
 import { parseType, printType } from '../../types/index.js';
 import { callBudget, type ResultLimitOptions } from './result-limits.js';
+import { HeldBlocks } from './held-cost.js';
 
 export type ColumnsOptions = ExecOptions & ResultLimitOptions & Omit<DecodeOptions, 'strings' | 'columns' | 'rows'> & {
   /** `'raw'`: String columns as `{ kind: 'strings', offsets, data }` (no JS strings). */
@@ -90,6 +91,8 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
   let result: NativeColumns;
   try {
     const collector = new NativeColumnsCollector(q.decode);
+    // What the blocks hold beyond their bytes counts against maxResultBytes too (held-cost.ts).
+    const held = new HeldBlocks(budget);
     try {
       // Each chunk is decoded as it arrives: a block's columns are read once its bytes are in.
       // Chunks already buffered are read in microtasks alone: the loop gets a turn every ~10 ms.
@@ -102,6 +105,7 @@ export async function fetchColumnsImpl(core: ClientCore, sql: string, opts: Colu
         budget.addBytes(chunk.byteLength);
         const safe = hold.push(chunk);
         for (let k = 0; k < safe.length; k++) collector.push(safe[k]!);
+        if (budget.maxBytes > 0) held.charge(collector.held, collector.rowCount);
         if (budget.maxRows > 0) budget.rowsNow(collector.rowCount);
         if (turns.due()) await turns.turn();
       }

@@ -12,12 +12,14 @@ import type { QuerySummary } from '../../transport/types.js';
 import type { Settings } from '../options/config.js';
 import type { CallSurfaceOptions } from '../options/call-surface.js';
 import { ChwireConfigError } from '../../errors.js';
+import type { ResultBudget, ResultLimitOptions } from './result-limits.js';
+import { JSON_CONTAINER_COST, jsonContainers, newlines } from './held-cost.js';
 import { heldBody } from './tail-hold.js';
 import { LoopTurns } from './loop-turn.js';
 import { QueryStreamBase, type OpenedBody } from './opened-query.js';
 import type { ProgressListener } from '../observe/progress.js';
 
-export interface RawOptions extends CallSurfaceOptions {
+export interface RawOptions extends CallSurfaceOptions, ResultLimitOptions {
   /** The output format, any the server has: `'CSVWithNames'`, `'Parquet'`, `'JSONEachRow'`, ... */
   format: string;
   /** Values for `{name:Type}` placeholders, sent as `param_name` (never spliced into the SQL). */
@@ -83,11 +85,30 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
   exceptionsApart = false;
   /** The output format asked for (json() reads by it). */
   format = '';
+  /** The bounds text() and json() hold the result to (maxResultBytes; json()'s lines: maxResultRows). */
+  budget: (() => ResultBudget) | undefined;
 
   async text(): Promise<string> {
+    return this.collect(this.budget?.(), undefined);
+  }
+
+  /**
+   * The body as text, counted against the call's bounds as each chunk arrives, before it is kept:
+   * its bytes, and for json() what parsing it builds (`{`/`[` bytes) and, for a line format, its
+   * lines as rows. A bound reached leaves the loop, which cancels the query (run()'s finally).
+   */
+  private async collect(budget: ResultBudget | undefined, shape: 'document' | 'lines' | undefined): Promise<string> {
     const dec = new TextDecoder();
     const parts: string[] = [];
-    for await (const chunk of this) parts.push(dec.decode(chunk, { stream: true }));
+    let lines = 0;
+    for await (const chunk of this) {
+      if (budget !== undefined) {
+        budget.addBytes(chunk.byteLength);
+        if (shape !== undefined && budget.maxBytes > 0) budget.addHeld(jsonContainers(chunk) * JSON_CONTAINER_COST);
+        if (shape === 'lines' && budget.maxRows > 0) budget.rowsNow(lines += newlines(chunk));
+      }
+      parts.push(dec.decode(chunk, { stream: true }));
+    }
     parts.push(dec.decode());
     return parts.join('');
   }
@@ -98,7 +119,8 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
       this.cancel();
       throw new ChwireConfigError(`json() needs a JSON output format (JSON, JSONEachRow, JSONCompact, …), this result is ${this.format}: use text()`);
     }
-    const text = await this.text();
+    const budget = this.budget?.();
+    const text = await this.collect(budget, shape);
     if (shape === 'document') return JSON.parse(text) as T;
     const rows: unknown[] = [];
     let start = 0;
@@ -108,6 +130,8 @@ export class RawStreamImpl extends QueryStreamBase<OpenedBody> implements RawStr
       if (end > start) rows.push(JSON.parse(text.slice(start, end)));
       start = end + 1;
     }
+    // (A last line without its newline is counted here.)
+    budget?.rowsNow(rows.length);
     return rows as T;
   }
 

@@ -1,11 +1,14 @@
-// The bounds of a buffered call: the bytes of the decompressed body and the rows of its result
-// (fetch, fetchOne, fetchValue, fetchColumns, compat's text() and json()), and its overall time
-// (callTimeout, checked here, applied by query-client.ts), client-wide (createClient) and per call.
+// The bounds of a buffered call: the bytes it holds and the rows of its result (fetch, fetchOne,
+// fetchValue, fetchColumns, streamRaw's text() and json(), compat's text() and json()), and its
+// overall time (callTimeout, checked here, applied by query-client.ts), client-wide (createClient)
+// and per call, a per-call bound never above the client's ceiling (maxResultBytesCeiling,
+// maxResultRowsCeiling) when it sets one.
 // Invariants: the bytes are counted as each chunk arrives, before it is decoded, so a body (or
 // one huge String value whose length prefix promises more bytes) never accumulates past the bound;
-// a bound reached is a ChwireLimitError naming the option, its value and how to raise it; streams
-// hold no result and take neither option (refused, never ignored). One check per chunk, one per
-// batch of rows: nothing per value.
+// what decoding holds beyond those bytes (blocks, columns, JS values: held-cost.ts) is added to
+// the same count, so the bound is one of memory; a bound reached is a ChwireLimitError naming the
+// option, its value and how to raise it; streams hold no result and take neither option (refused,
+// never ignored). One check per chunk, one per batch of rows: nothing per value.
 import { ChwireConfigError, ChwireLimitError } from '../../errors.js';
 
 export interface ResultLimitOptions {
@@ -22,17 +25,33 @@ export interface ResultLimitOptions {
   maxResultRows?: number;
 }
 
+/** The ceilings a client sets on what a call may ask for (createClient only). */
+export interface ResultCeilingOptions {
+  /**
+   * Highest maxResultBytes a call may give (a call's larger value, or its 0, is refused with
+   * ChwireConfigError before anything is sent); also caps the client's own bound and the default.
+   * Default: none.
+   */
+  maxResultBytesCeiling?: number;
+  /** As maxResultBytesCeiling, for maxResultRows. Default: none. */
+  maxResultRowsCeiling?: number;
+}
+
 /** The options this module checks (createClient's, and the buffered calls'). */
 export const RESULT_LIMIT_KEYS = ['maxResultBytes', 'maxResultRows'] as const;
+/** The ceilings: createClient's options only. */
+export const RESULT_CEILING_KEYS = ['maxResultBytesCeiling', 'maxResultRowsCeiling'] as const;
 
 export const DEFAULT_MAX_RESULT_BYTES = 256 * 1024 * 1024;
 /** The row bound of the row calls (fetch, fetchOne, fetchValue) when none is given. */
 export const DEFAULT_MAX_RESULT_ROWS = 10_000_000;
 
-/** The client-wide bounds as given (undefined: the call's default). */
+/** The client-wide bounds as given (undefined: the call's default), and the ceilings (undefined: none). */
 export interface ResultLimits {
   readonly bytes: number | undefined;
   readonly rows: number | undefined;
+  readonly bytesCeiling?: number | undefined;
+  readonly rowsCeiling?: number | undefined;
 }
 
 function bound(name: string, v: unknown, where: string): number | undefined {
@@ -41,9 +60,27 @@ function bound(name: string, v: unknown, where: string): number | undefined {
   return v;
 }
 
+function ceiling(name: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) throw new ChwireConfigError(`option ${name} must be a positive integer, got ${String(v)}`);
+  return v;
+}
+
+/** A bound of `what` (0: none) within `top` (undefined: no ceiling), else ChwireConfigError. */
+function withinCeiling(name: string, v: number, top: number | undefined, what: string): number {
+  if (top === undefined || (v > 0 && v <= top)) return v;
+  throw new ChwireConfigError(`option ${name}${what} is ${v === 0 ? '0 (no bound)' : v}, above the client's ${name}Ceiling (${top}): a call may lower the bound, not raise it past the ceiling`);
+}
+
 /** createClient's bounds, checked (ChwireConfigError naming the option). */
-export function resolveResultLimits(o: ResultLimitOptions): ResultLimits {
-  return { bytes: bound('maxResultBytes', o.maxResultBytes, ''), rows: bound('maxResultRows', o.maxResultRows, '') };
+export function resolveResultLimits(o: ResultLimitOptions & ResultCeilingOptions): ResultLimits {
+  const bytesCeiling = ceiling('maxResultBytesCeiling', o.maxResultBytesCeiling);
+  const rowsCeiling = ceiling('maxResultRowsCeiling', o.maxResultRowsCeiling);
+  const bytes = bound('maxResultBytes', o.maxResultBytes, '');
+  const rows = bound('maxResultRows', o.maxResultRows, '');
+  if (bytes !== undefined) withinCeiling('maxResultBytes', bytes, bytesCeiling, ' of createClient');
+  if (rows !== undefined) withinCeiling('maxResultRows', rows, rowsCeiling, ' of createClient');
+  return { bytes, rows, bytesCeiling, rowsCeiling };
 }
 
 /**
@@ -57,14 +94,32 @@ export function callTimeoutOf(call: string, own: unknown, client: number): numbe
 }
 
 /** The calls that buffer a result, and whether their rows cost a JS object each. */
-export type BufferedCall = 'fetch' | 'fetchOne' | 'fetchValue' | 'fetchColumns';
+export type BufferedCall = 'fetch' | 'fetchOne' | 'fetchValue' | 'fetchColumns' | 'streamRaw';
 
-/** The bounds of one call: its own over the client's over the call's default. */
-export function callBudget(call: BufferedCall, client: ResultLimits, opts: ResultLimitOptions, queryId: string | undefined): ResultBudget {
+/** A call's own bounds, checked against the client's ceilings (ChwireConfigError before anything is sent). */
+export function checkCallLimits(call: string, client: ResultLimits, opts: ResultLimitOptions): { bytes: number | undefined; rows: number | undefined } {
   const where = ` of ${call}`;
-  const bytes = bound('maxResultBytes', opts.maxResultBytes, where) ?? client.bytes ?? DEFAULT_MAX_RESULT_BYTES;
-  const rows = bound('maxResultRows', opts.maxResultRows, where) ?? client.rows ?? (call === 'fetchColumns' ? 0 : DEFAULT_MAX_RESULT_ROWS);
-  return new ResultBudget(bytes, rows, call, queryId, CLIENT_HINT);
+  const bytes = bound('maxResultBytes', opts.maxResultBytes, where);
+  const rows = bound('maxResultRows', opts.maxResultRows, where);
+  if (bytes !== undefined) withinCeiling('maxResultBytes', bytes, client.bytesCeiling, where);
+  if (rows !== undefined) withinCeiling('maxResultRows', rows, client.rowsCeiling, where);
+  return { bytes, rows };
+}
+
+/** `v` (0: none) no higher than the ceiling `top`. */
+function capped(v: number, top: number | undefined): number {
+  return top === undefined ? v : v === 0 ? top : Math.min(v, top);
+}
+
+/**
+ * The bounds of one call: its own over the client's over the call's default, the default capped
+ * by the client's ceiling. (streamRaw's rows are the lines json() parses; none by default.)
+ */
+export function callBudget(call: BufferedCall, client: ResultLimits, opts: ResultLimitOptions, queryId: string | undefined): ResultBudget {
+  const own = checkCallLimits(call, client, opts);
+  const bytes = own.bytes ?? client.bytes ?? capped(DEFAULT_MAX_RESULT_BYTES, client.bytesCeiling);
+  const rows = own.rows ?? client.rows ?? capped(call === 'fetchColumns' || call === 'streamRaw' ? 0 : DEFAULT_MAX_RESULT_ROWS, client.rowsCeiling);
+  return new ResultBudget(bytes, rows, call, queryId, call === 'streamRaw' ? RAW_HINT : CLIENT_HINT);
 }
 
 /** How a bound is raised, for the error message. */
@@ -81,10 +136,16 @@ const CLIENT_HINT: LimitHint = {
   stream: 'read it with stream() or streamColumns(), which hold no result',
 };
 
+const RAW_HINT: LimitHint = { ...CLIENT_HINT, stream: 'iterate the stream (for await), which holds no result' };
+
+const HELD_WHAT = 'bytes held: the response body after decompression, and an estimate of the blocks, columns and JS values decoded from it';
+
 /** Counts a buffered result against its bounds (0: none); throws ChwireLimitError past one. */
 export class ResultBudget {
   private bytes = 0;
   private rows = 0;
+  /** Of the bytes counted, those that are the estimate of what decoding holds (held-cost.ts). */
+  private held = 0;
 
   constructor(
     readonly maxBytes: number,
@@ -98,7 +159,14 @@ export class ResultBudget {
   /** `n` more body bytes arrived (before they are decoded). */
   addBytes(n: number): void {
     this.bytes += n;
-    if (this.maxBytes > 0 && this.bytes > this.maxBytes) throw this.over('maxResultBytes', this.maxBytes, 'bytes of response body (after decompression)');
+    if (this.maxBytes > 0 && this.bytes > this.maxBytes) throw this.over('maxResultBytes', this.maxBytes, this.held > 0 ? HELD_WHAT : 'bytes of response body (after decompression)');
+  }
+
+  /** Decoding holds about `n` more bytes beyond the body's (blocks, columns, JS values: held-cost.ts). */
+  addHeld(n: number): void {
+    this.held += n;
+    this.bytes += n;
+    if (this.maxBytes > 0 && this.bytes > this.maxBytes) throw this.over('maxResultBytes', this.maxBytes, HELD_WHAT);
   }
 
   /** `n` more rows were decoded. */

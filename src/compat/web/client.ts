@@ -149,15 +149,18 @@ class WebCompatClient implements WebClickHouseClient {
 
   /** Sends one statement (send.ts) and opens its body as a ReadableStream that releases the response when it ends or is cancelled. */
   private async send(sql: string, p: BaseQueryParams, queryId: string, format: string | undefined, values?: AsyncIterable<Uint8Array>): Promise<{ headers: ResponseHeaders; body: ReadableStream<Uint8Array> }> {
-    const core = (p.auth !== undefined ? this.auth.get(p.auth) : this.client) as unknown as ClientCore;
+    // A per-call auth's client is held from here to the end of the body (auth.ts): never closed under the call.
+    const lease = p.auth !== undefined ? this.auth.acquire(p.auth) : undefined;
+    const core = (lease?.client ?? this.client) as unknown as ClientCore;
     let response;
     try {
       response = await sendCall(core, sql, p, queryId, p.session_id ?? this.sessionId, format, values);
     } catch (e) {
+      lease?.release();
       throw toOfficialError(e);
     }
     // No summary: the official web client hands none out (the X-ClickHouse-Summary header is in response_headers).
-    return { headers: response.headers ?? {}, body: readableOf(bodyBytes(response, queryId, bodyError)) };
+    return { headers: response.headers ?? {}, body: readableOf(bodyBytes(response, queryId, bodyError, false, lease?.release)) };
   }
 }
 

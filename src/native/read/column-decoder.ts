@@ -104,6 +104,12 @@ export class NativeColumnsCollector {
     return this.feeder.blocks.rowCount;
   }
 
+  /** What the blocks decoded so far hold beyond their bytes: blocks, columns, columns of JS values. */
+  get held(): { blocks: number; columns: number; valueColumns: number } {
+    const b = this.feeder.blocks;
+    return { blocks: b.blockCount, columns: b.header?.names.length ?? 0, valueColumns: b.valueColumns };
+  }
+
   /** Ends the body (throws if it ended inside a block) and joins the columns. */
   finish(): NativeColumns {
     this.feeder.end();

@@ -141,6 +141,24 @@ export class ColumnarPlan {
     }
     return valuesCollector(columnReader(node, ctx, type));
   }
+  /**
+   * Whether the column's form holds one JS value per row (an array of values), not typed arrays
+   * or raw bytes: what a buffered result's memory estimate charges per value (client/read/held-cost.ts).
+   * Mirrors collector(); a form made typed later only makes the estimate high, never low.
+   */
+  heldAsValues(wire: TypeNode, name: string): boolean {
+    const t = wire.kind === 'SimpleAggregateFunction' ? wire.inner : wire;
+    if (this.typedFor(t, name) !== undefined) return false;
+    const raw = this.raw(name);
+    if (raw && (t.kind === 'String' || t.kind === 'FixedString')) return false;
+    if ((t.kind === 'Enum8' || t.kind === 'Enum16') && this.wired(name, undefined)) return false;
+    if (t.kind === 'Nullable') {
+      if (this.typedFor(t.inner, name) !== undefined && (this.wire || NUMERIC[t.inner.kind] === undefined)) return false;
+      if (raw && (t.inner.kind === 'String' || t.inner.kind === 'FixedString')) return false;
+    }
+    // LowCardinality: keys are a typed array; each part's dictionary is counted by its bytes.
+    return t.kind !== 'LowCardinality';
+  }
 }
 
 /** Value options with `strings: 'raw'` read as `'bytes'`; anything else passes on for validation. */

@@ -43,6 +43,10 @@ export class ColumnBlocks {
   private types: string[] = [];
   private reported: string[] = [];
   rowCount = 0;
+  /** Blocks read (each holds one part per column until the join). */
+  blockCount = 0;
+  /** Columns whose form holds a JS value per row (column-plan.ts heldAsValues), once the header is read. */
+  valueColumns = 0;
 
   constructor(options: NativeColumnsOptions | undefined, private readonly views: boolean) {
     this.plan = new ColumnarPlan(options);
@@ -93,10 +97,12 @@ export class ColumnBlocks {
       // A first block with 0 rows read no data: build the collectors now.
       for (let k = this.collectors.length; k < this.names.length; k++) this.collectors.push(this.plan.collector(nodes[k]!, this.names[k]!, this.types[k]!, this.views));
       this.reported = this.types.map((type, k) => overrideType(this.names![k]!, type, nodes[k]!, this.plan.types));
+      this.valueColumns = nodes.filter((n, k) => this.plan.heldAsValues(n, this.names![k]!)).length;
     } else if (p.slots.length !== names.length) {
       throw new ChwireDecodeError(`a block has ${p.slots.length} columns, the first had ${names.length}`, { offset: origin + start });
     }
     this.rowCount += p.rows;
+    this.blockCount++;
     return p.rows;
   }
 
