@@ -17,7 +17,7 @@ export interface SmokeEntry {
   insert: typeof insertFn;
   fetchColumns: typeof fetchColumnsFn;
   /** The entry's @clickhouse/client-compatible module (chwire/compat, chwire/compat/web). */
-  compat: { createClient(o: Record<string, unknown>): CompatClient };
+  compat: { createClient(o: Record<string, unknown>): CompatClient; ClickHouseError: new (...a: never[]) => Error };
 }
 
 /** What the suite uses of a compat client. */
@@ -59,8 +59,13 @@ export const FAMILIES = `SELECT number AS n, toInt8(number % 100 - 50) AS i8, to
   CAST((number, 'x') AS Tuple(a UInt64, b String)) AS ntup, [NULL, toNullable(number)] AS narr
   FROM numbers(20)`;
 
-export async function runSmoke(entry: SmokeEntry, url: string, tag: string): Promise<SmokeResult> {
-  const createClient = entry.createClient;
+/**
+ * Runs the suite. `fetch`: the fetch every client of the run is given (chwire/web's and compat's
+ * option `fetch`), else the runtime's own.
+ */
+export async function runSmoke(entry: SmokeEntry, url: string, tag: string, fetch?: (input: string, init: RequestInit) => Promise<Response>): Promise<SmokeResult> {
+  const withFetch = fetch === undefined ? {} : { fetch };
+  const createClient = (o: Record<string, unknown>): Client => entry.createClient({ ...o, ...withFetch });
   let codegen: boolean;
   try { codegen = (new Function('return 1') as () => number)() === 1; } catch { codegen = false; }
   const checks: Record<string, string> = {};
@@ -116,7 +121,7 @@ export async function runSmoke(entry: SmokeEntry, url: string, tag: string): Pro
     });
     await check('query-client-functions', async () => {
       // createQueryClient and the call functions (what a small bundle imports): same rows as the methods.
-      const q = entry.createQueryClient({ url, requestTimeout: 20_000 });
+      const q = entry.createQueryClient({ url, requestTimeout: 20_000, ...withFetch });
       const table = `smoke_q_${tag}`;
       try {
         await q.execute(`DROP TABLE IF EXISTS ${table}`);
@@ -173,11 +178,11 @@ export async function runSmoke(entry: SmokeEntry, url: string, tag: string): Pro
       try { return canon([...await z.fetch(`SELECT number AS n, toString(number) AS s FROM numbers(3) /* smoke-asked-${tag} */`)]); } finally { await z.close(); }
     });
     await check('compat', async () => {
-      const cc = entry.compat.createClient({ url, request_timeout: 20_000 });
+      const cc = entry.compat.createClient({ url, request_timeout: 20_000, ...withFetch });
       try {
         const rows = await (await cc.query({ query: `SELECT number AS n, toString(number) AS s FROM numbers(1000) /* smoke-compat-${tag} */`, format: 'JSONEachRow' })).json() as unknown[];
         const text = await (await cc.query({ query: 'SELECT number, toString(number) FROM numbers(3)', format: 'CSV' })).text();
-        const error = await cc.query({ query: 'SELECT * FROM no_such_table_smoke_compat', format: 'JSONEachRow' }).then(() => 'no error', (e: { name?: string; code?: string }) => `${e.name} ${e.code}`);
+        const error = await cc.query({ query: 'SELECT * FROM no_such_table_smoke_compat', format: 'JSONEachRow' }).then(() => 'no error', (e: { code?: string }) => `${e instanceof entry.compat.ClickHouseError ? 'ClickHouseError' : 'another error'} ${e.code}`);
         return canon([rows.length, rows[999], text, error]);
       } finally {
         await cc.close();
