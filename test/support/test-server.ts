@@ -61,8 +61,12 @@ export interface TestServerOptions {
   tls?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer; requestCert?: boolean };
   /** Store Native inserts in the engine instead of only recording them (test-server-web.ts). */
   storeInserts?: boolean;
-  /** Answer CORS preflights and allow any origin, as a server configured per docs/web.md (test-server-web.ts). */
-  cors?: boolean;
+  /**
+   * Answer CORS preflights and allow any origin, as a server configured per docs/web.md
+   * (test-server-web.ts); `'expose'`: and show the page every response header
+   * (`Access-Control-Expose-Headers: *`, as a proxy in front may add).
+   */
+  cors?: boolean | 'expose';
   /**
    * The server's own `enable_http_compression` (a user profile's), used when the URL does not set
    * it. Default: the version's default (on from 25.10, off before).
@@ -153,7 +157,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     }
     const u = new URL(req.url ?? '/', 'http://x');
     const params = u.searchParams;
-    if (opts.cors === true && answerCors(req, res)) return;
+    if (opts.cors !== undefined && opts.cors !== false && answerCors(req, res, opts.cors === 'expose')) return;
     const raw = Buffer.concat(chunks);
     const decoded = decodeRequestBody(req.headers['content-encoding'], raw, old);
     const received = typeof decoded === 'string' ? raw : decoded;
