@@ -100,6 +100,8 @@ const TRANSPORTS = [
 
 type Case = {
   name: string;
+  /** The one transport the case is for (else both). */
+  only?: (typeof TRANSPORTS)[number]['name'];
   handler: Handler;
   opts: (transport: string) => ClientOptions;
   call: (c: ReturnType<typeof createClient>) => Promise<unknown>;
@@ -148,7 +150,9 @@ const CASES: Case[] = [
     withinMs: 8000,
   },
   {
+    // node:http sends no Accept-Encoding with compression off; a fetch runtime sends its own.
     name: 'a 500 in an encoding the request did not ask for',
+    only: 'node:http',
     handler: (res) => { res.writeHead(500, { 'Content-Encoding': 'br' }); res.end(BROTLI_GIB); },
     opts: () => ({ requestTimeout: 30_000 }),
     call: (c) => c.fetch('SELECT 1'),
@@ -157,10 +161,53 @@ const CASES: Case[] = [
   },
   {
     name: 'a 200 in an encoding the request did not ask for',
+    only: 'node:http',
     handler: (res) => { res.writeHead(200, { 'Content-Encoding': 'gzip' }); res.end(zlib.gzipSync(Buffer.concat([header('s', 'String'), stringRows(10, 10)]))); },
     opts: () => ({ requestTimeout: 30_000 }),
     call: (c) => c.fetch('SELECT 1'),
     check: (e) => { assert.ok(e instanceof ChwireDecodeError, String(e)); assert.match(e.message, /Content-Encoding "gzip", which the request did not ask for/); },
+    withinMs: 10_000,
+  },
+  // The fetch transport reads what the runtime's fetch decoded, compression asked for or not (a
+  // server compressing by default, or a proxy): the bounds hold on the decoded bytes.
+  {
+    name: 'a 500 whose brotli body is 1 GiB of text, compression not asked for',
+    only: 'fetch (chwire/web)',
+    handler: (res) => { res.writeHead(500, { 'Content-Encoding': 'br' }); res.end(BROTLI_GIB); },
+    opts: () => ({ requestTimeout: 30_000 }),
+    call: (c) => c.fetch('SELECT 1'),
+    check: isCutServerError(/error body over 1048576 bytes of text, cut/),
+    withinMs: 15_000,
+  },
+  {
+    name: 'a gzip row bomb, compression not asked for',
+    only: 'fetch (chwire/web)',
+    handler: async (res) => {
+      res.writeHead(200, { 'Content-Encoding': 'gzip' });
+      res.write(zlib.gzipSync(header('s', 'String')));
+      await endless(res, zlib.gzipSync(stringRows((16 << 20) / 101, 100), { level: 9 }), 64);
+    },
+    opts: () => ({ requestTimeout: 30_000, maxResultBytes: 32 << 20 }),
+    call: (c) => c.fetch('SELECT s FROM bomb'),
+    check: (e) => { assert.ok(e instanceof ChwireLimitError, String(e)); assert.equal(e.limit, 'maxResultBytes'); },
+    withinMs: 20_000,
+  },
+  {
+    name: 'a 500 in a coding no fetch decodes',
+    only: 'fetch (chwire/web)',
+    handler: (res) => { res.writeHead(500, { 'Content-Encoding': 'lz4' }); res.end(BROTLI_GIB); },
+    opts: () => ({ requestTimeout: 30_000 }),
+    call: (c) => c.fetch('SELECT 1'),
+    check: isCutServerError(/in Content-Encoding "lz4", which no fetch decodes \(a fetch runtime decodes gzip, deflate, br and zstd, the codings it asks for itself\), not decoded/),
+    withinMs: 10_000,
+  },
+  {
+    name: 'a 200 in a coding no fetch decodes',
+    only: 'fetch (chwire/web)',
+    handler: (res) => { res.writeHead(200, { 'Content-Encoding': 'gzip, xz' }); res.end(BROTLI_GIB); },
+    opts: () => ({ compression: true, requestTimeout: 30_000 }),
+    call: (c) => c.fetch('SELECT 1'),
+    check: (e) => { assert.ok(e instanceof ChwireDecodeError, String(e)); assert.match(e.message, /is in Content-Encoding "xz", which no fetch decodes/); },
     withinMs: 10_000,
   },
   {
@@ -247,6 +294,7 @@ const CASES: Case[] = [
 
 for (const t of TRANSPORTS) {
   for (const k of CASES) {
+    if (k.only !== undefined && k.only !== t.name) continue;
     test(`${t.name}: ${k.name}: a typed error in bounded time and memory`, { timeout: 60_000 }, async () => {
       const url = await hostile(k.handler);
       const c = t.make({ url, retry: false, ...k.opts(t.name) } as ClientOptions) as ReturnType<typeof createClient>;

@@ -86,13 +86,15 @@ test('server errors, both exception framings, a body cut short: each is its Chwi
   const tagged = 'SELECT number AS n FROM numbers(20000) /* web-tagged */';
   // fetch drops what its stream had queued when the connection is cut after the block; the body
   // reads ahead so the block is never among those bytes: the server's error after every row, with
-  // a consumer that keeps up and with one that falls behind (a pause every 1 000 rows).
+  // a consumer that keeps up and with one that falls behind (a pause every 1 000 rows). Answered
+  // uncompressed (enable_http_compression=0): a runtime's decompressor drops what it has not decoded
+  // yet at a cut, see web.compressing.test.ts.
   for (const slow of [false, true]) {
     server.fault('/* web-tagged */', { kind: 'exception-tagged', at: 1 + 2 + 7 + 10000 * 8, message: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)' });
     let n = 0;
     const e1 = await (async () => {
       try {
-        for await (const r of c.stream<{ n: bigint }>(tagged)) {
+        for await (const r of c.stream<{ n: bigint }>(tagged, { settings: { enable_http_compression: 0 } })) {
           assert.equal(r.n, BigInt(n));
           n++;
           if (slow && n % 1000 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -241,7 +243,8 @@ test('headers hidden by CORS: a tagged exception is still an error with no garba
   let n = 0;
   const e = await (async () => {
     try {
-      for await (const r of c.stream<{ n: bigint }>(tagged)) {
+      // (Uncompressed, as above: what a decompressor held at the cut would be lost.)
+      for await (const r of c.stream<{ n: bigint }>(tagged, { settings: { enable_http_compression: 0 } })) {
         assert.equal(r.n, BigInt(n));
         n++;
         if (n % 1000 === 0) await new Promise((resolve) => setTimeout(resolve, 5)); // a consumer behind the network

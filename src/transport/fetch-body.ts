@@ -3,10 +3,12 @@
 // a no-progress timer, scanned for a mid-stream exception block, and cancelled when the consumer
 // leaves early. Invariants (as for node:http): every way the body can end other than a complete,
 // clean transfer raises a ChwireError; a clean end yields every data byte; every byte received
-// before a read error goes through the exception framing before that error is raised. No `node:`
+// before a read error goes through the exception framing before that error is raised (bytes the
+// runtime's fetch had not decoded yet at the cut never reach it: the error then says so). No `node:`
 // module (part of chwire/web).
 import { ChwireAbortError, ChwireConnectionError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
 import { ExceptionFramingScanner, TailKeeper } from './exception-framing.js';
+import { codingsOf } from './fetch-encoding.js';
 import { serverErrorFromText } from './server-error.js';
 
 export interface FetchBodyContext {
@@ -175,5 +177,8 @@ function bodyError(e: unknown, scanner: ExceptionFramingScanner | undefined, tai
     const message = t.slice(code).replace(/\n\d+ [^\n]*\r\n__exception__\r\n$/, '');
     return serverErrorFromText(message, ctx.res.status, ctx.queryId, undefined, ctx.host);
   }
-  return new ChwireConnectionError(`connection to ${ctx.where} closed before the response ended: ${(e as Error)?.message ?? String(e)}`, { queryId: ctx.queryId, cause: e, host: ctx.host });
+  // A body the runtime decoded: its fetch drops what it had not decoded yet when the connection is cut.
+  const codings = codingsOf(ctx.res.headers.get('content-encoding'));
+  const decoded = codings.length === 0 ? '' : `; the response was in Content-Encoding ${JSON.stringify(codings.join(', ').slice(0, 40))}, decoded by the runtime's fetch, which drops what it has not decoded yet when the connection is cut: an error the server wrote just before cutting it (a 25.11+ server cuts the transfer after one) may have been lost with it (settings: { enable_http_compression: 0 } has the server answer uncompressed)`;
+  return new ChwireConnectionError(`connection to ${ctx.where} closed before the response ended: ${(e as Error)?.message ?? String(e)}${decoded}`, { queryId: ctx.queryId, cause: e, host: ctx.host });
 }

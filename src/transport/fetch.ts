@@ -7,12 +7,15 @@
 // streamed (`duplex: 'half'`) only where the runtime can (request-streams.ts), else sent buffered,
 // one block per request (the client splits inserts, client/insert/insert.ts). Pooling, keep-alive and
 // TLS belong to the runtime's fetch, not to this transport. An error body is read within
-// fetch-error-body.ts's bounds (1 MiB of text, 10 s or requestTimeout); with compression off, an
-// encoded response (which the runtime's fetch would decode) is refused.
+// fetch-error-body.ts's bounds (1 MiB of text, 10 s or requestTimeout). A body comes as the runtime's
+// fetch decoded it, whether or not chwire asked for compression (fetch-encoding.ts): every bound
+// applies to the decoded bytes; a body in a coding no fetch decodes is refused, and a fetch that
+// hands over its bodies still encoded is found out by each host's version probe.
 import { ChwireAbortError, ChwireConfigError, ChwireConnectionError, ChwireDecodeError, ChwireTimeoutError, isChwireError, type ChwireError } from '../errors.js';
 import { concatBytes } from '../io/bytes.js';
 import { quoteString } from '../types/quote.js';
 import { fetchBody } from './fetch-body.js';
+import { codingsOf, undecodedCoding, undecodedWhy } from './fetch-encoding.js';
 import { authHeaders, queryString, requestHeaders, type AccessToken } from './request-headers.js';
 import { errorBodyMs, serverErrorFromText } from './server-error.js';
 import { readFetchErrorBody } from './fetch-error-body.js';
@@ -46,7 +49,10 @@ export interface FetchTransportOptions {
   database?: string | undefined;
   /** Milliseconds without progress (no response head, no body byte) before a ChwireTimeoutError; 0 = none. */
   requestTimeout: number;
-  /** Ask for compressed responses (`enable_http_compression=1`); the runtime's fetch picks the codec and decompresses. */
+  /**
+   * Ask for compressed responses (`enable_http_compression=1`); the runtime's fetch picks the codec
+   * and decompresses. Off, a server that compresses by default (25.10+) or a proxy still may.
+   */
   compression: boolean;
   /** Compress request bodies (inserts) with CompressionStream (`Content-Encoding`). */
   requestCompression: 'gzip' | 'deflate' | undefined;
@@ -96,7 +102,15 @@ export class FetchTransport implements Transport {
     const res = await this.requestOn(host, { sql: SERVER_INFO_SQL, format: 'TabSeparated', signal, idempotent: true, traceparent }, true);
     const chunks: Uint8Array[] = [];
     for await (const c of res.body) chunks.push(c);
-    return parseVersion(new TextDecoder().decode(concatBytes(chunks)));
+    const info = parseVersion(new TextDecoder().decode(concatBytes(chunks)));
+    // The one answer whose text chwire knows: a Content-Encoding on it and no version in it means the
+    // fetch handed the body over still encoded (a fetch of the Fetch standard decodes it).
+    const ce = res.headers?.['content-encoding'];
+    const codings = codingsOf(typeof ce === 'string' ? ce : null);
+    if (codings.length > 0 && !/^\d+\.\d+/.test(info.version)) {
+      throw new ChwireConfigError(`option fetch: the answer of ${host.where} to chwire's version probe came in Content-Encoding ${JSON.stringify(codings.join(', ').slice(0, 40))} and this fetch handed it over still encoded; chwire/web needs a fetch that decodes response bodies, as the Fetch standard's fetch does (every runtime's own fetch does)`, { host: host.url.href });
+    }
+    return info;
   }
 
   async ping(signal?: AbortSignal): Promise<void> {
@@ -151,21 +165,20 @@ export class FetchTransport implements Transport {
     const { res, controller, clearTimer } = await this.send(host, 'POST', path, body, req, probe);
     const queryId = res.headers.get('x-clickhouse-query-id') ?? req.queryId;
     clearTimer();
-    // Compression off: an encoded body is one the client did not ask for (the runtime's fetch
-    // would decode it). With compression on, the runtime's own Accept-Encoding is what was asked.
-    const encoding = (res.headers.get('content-encoding') ?? '').trim().toLowerCase();
-    const unasked = !this.opts.compression && encoding !== '' && encoding !== 'identity';
-    if (res.status !== 200 && (req.errorAnswers !== 'return' || unasked)) {
-      const { text, cut } = unasked
-        ? { text: '', cut: `in Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}, which the request did not ask for (compression is off), not decoded` }
+    // The runtime's fetch sent its own Accept-Encoding and decoded what it asked for, compression
+    // on or off (a 25.10+ server compresses by default): only a coding no fetch decodes is refused.
+    const undecoded = undecodedCoding(res.headers.get('content-encoding'));
+    if (res.status !== 200 && (req.errorAnswers !== 'return' || undecoded !== undefined)) {
+      const { text, cut } = undecoded !== undefined
+        ? { text: '', cut: undecodedWhy(undecoded) }
         : await readFetchErrorBody(res, errorBodyMs(this.opts.requestTimeout), () => controller.abort(new ChwireAbortError('error body cut', { queryId })));
-      if (unasked) { res.body?.cancel().catch(() => undefined); controller.abort(); }
+      if (undecoded !== undefined) { res.body?.cancel().catch(() => undefined); controller.abort(); }
       throw serverErrorFromText(text, res.status, queryId, res.headers.get('x-clickhouse-exception-code') ?? undefined, host.url.href, cut);
     }
-    if (unasked) {
+    if (undecoded !== undefined) {
       res.body?.cancel().catch(() => undefined);
       controller.abort();
-      throw new ChwireDecodeError(`the response from ${host.where} is in Content-Encoding ${JSON.stringify(encoding.slice(0, 40))}, which the request did not ask for (compression is off): not decoded`, { offset: 0 }, { queryId, host: host.url.href });
+      throw new ChwireDecodeError(`the response from ${host.where} is ${undecodedWhy(undecoded)}`, { offset: 0 }, { queryId, host: host.url.href });
     }
     const b = fetchBody({
       res, queryId, timeoutMs: this.opts.requestTimeout, signal: req.signal, where: host.where, host: host.url.href,

@@ -3,7 +3,10 @@
 // (both entries), Deno (chwire/web), Node with --disallow-code-generation-from-strings (both
 // entries), workerd through miniflare (chwire/web; code generation refused there) and headless
 // Chromium (a page importing the browser bundle of chwire/web, from another origin than the
-// server, so CORS is real; and the example page of docs/web.md). Every check must give exactly
+// server, so CORS is real; and the example page of docs/web.md), and chwire/web in Node 22, 24 and 26
+// (each its own undici). The server compresses its answers as a 26.x does by default (in the codec of
+// the Accept-Encoding each runtime's fetch sends by itself): every chwire/web run must have been
+// answered compressed, with default options. Every check must give exactly
 // the reference's text, an abort must have reached the server as KILL QUERY, and where code
 // generation is refused the smoke must have run without it. Also in workerd: the query functions of
 // a module `chwire gen` wrote (gen-worker.ts) return the engine's rows through the module's
@@ -23,6 +26,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import * as chwire from '../../src/index.js';
+import * as chwireCompat from '../../src/compat.js';
 import { startTestServer } from '../support/test-server.js';
 import { engineBytes, engineBytesBound, engineExec } from '../support/engine.js';
 import { decodeRowBinaryReference } from '../../src/codec.js';
@@ -36,13 +40,19 @@ const BUN = join(RUNTIMES, '@oven', 'bun-linux-x64', 'bin', 'bun');
 const DENO = join(RUNTIMES, '@deno', 'linux-x64-glibc', 'deno');
 const CHROMIUM = process.env['CHWIRE_CHROMIUM'] ?? '/usr/bin/chromium';
 
-const server = await startTestServer({ storeInserts: true, cors: true });
-server.fault('/* smoke-stall */', { kind: 'stall', at: 50 });
-server.fault('/* smoke-redirect */', { kind: 'status', status: 307, location: 'http://127.0.0.1:9/elsewhere?token=secret' });
-server.fault('/* smoke-cut-exception */', { kind: 'exception-tagged', at: 1 + 2 + 7 + 10000 * 8, message: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)' });
-after(() => server.close());
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+function withFaults(s: Server): Server {
+  s.fault('/* smoke-stall */', { kind: 'stall', at: 50 });
+  s.fault('/* smoke-redirect */', { kind: 'status', status: 307, location: 'http://127.0.0.1:9/elsewhere?token=secret' });
+  s.fault('/* smoke-cut-exception */', { kind: 'exception-tagged', at: 1 + 2 + 7 + 10000 * 8, message: 'Code: 241. DB::Exception: Memory limit exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.2.1)' });
+  return s;
+}
+const server = withFaults(await startTestServer({ storeInserts: true, cors: true }));
+// The same behind a proxy that shows the page every response header (Content-Encoding among them).
+const exposing = withFaults(await startTestServer({ storeInserts: true, cors: 'expose' }));
+after(async () => { await server.close(); await exposing.close(); });
 
-const reference = await runSmoke(chwire as unknown as SmokeEntry, server.url, 'reference');
+const reference = await runSmoke({ ...chwire, compat: chwireCompat } as unknown as SmokeEntry, server.url, 'reference');
 
 test('reference run (Node, chwire): every check ran, errors are the expected ChwireErrors', () => {
   const bad = Object.entries(reference.checks).filter(([, v]) => v.startsWith('UNEXPECTED'));
@@ -55,22 +65,40 @@ test('reference run (Node, chwire): every check ran, errors are the expected Chw
   assert.equal(reference.codegen, true);
   // createQueryClient has no insert method; the insert function stored 1500 rows; fetchColumns read them.
   assert.equal(reference.checks['query-client-functions'], canon([false, 'string', { c: 1500n, s: 1124250n }, 1500, ['q0', 'q1', 'q2']]));
-  assert.equal(Object.keys(reference.checks).length, 18);
+  assert.equal(reference.checks['compat'], canon([1000, { n: 999, s: '999' }, '0,"0"\n1,"1"\n2,"2"\n', 'ClickHouseError 60']));
+  assert.equal(Object.keys(reference.checks).length, 20);
 });
 
-async function sawKill(tag: string): Promise<boolean> {
+/**
+ * The answers to a run's requests (those that carry its tag): with chwire/web, every one compressed
+ * (the runtime's fetch asked; default options did not), `compression: true`'s too. Returns the codecs.
+ */
+function answeredCompressed(tag: string, srv: Server): string {
+  const table = new RegExp(`FROM smoke_${tag}\\b`);
+  const mine = srv.requests.filter((r) => r.sql.includes(`smoke-compat-${tag}`) || r.sql.includes(`smoke-asked-${tag}`) || table.test(r.sql) || r.params.get('session_id') === `smoke-session-${tag}`);
+  assert.ok(mine.length >= 5, `${mine.length} requests of ${tag} seen`);
+  for (const r of mine) {
+    assert.ok(r.responseEncoding !== undefined, `${tag}: ${r.sql.slice(0, 80)} was answered uncompressed (Accept-Encoding ${String(r.headers['accept-encoding'])})`);
+    assert.equal(r.params.get('enable_http_compression'), r.sql.includes('smoke-asked-') ? '1' : null);
+  }
+  return [...new Set(mine.map((r) => `${r.responseEncoding} (Accept-Encoding: ${String(r.headers['accept-encoding'])})`))].join(', ');
+}
+
+async function sawKill(tag: string, srv: Server): Promise<boolean> {
   for (let i = 0; i < 100; i++) {
-    if (server.requests.some((r) => r.sql.startsWith('KILL QUERY') && r.sql.includes(`'smoke-abort-${tag}'`))) return true;
+    if (srv.requests.some((r) => r.sql.startsWith('KILL QUERY') && r.sql.includes(`'smoke-abort-${tag}'`))) return true;
     await new Promise((r) => setTimeout(r, 20));
   }
   return false;
 }
 
-async function verify(tag: string, result: SmokeResult, codegen: boolean | undefined): Promise<void> {
+async function verify(tag: string, result: SmokeResult, codegen: boolean | undefined, srv: Server = server): Promise<void> {
   assert.deepEqual(Object.keys(result.checks).sort(), Object.keys(reference.checks).sort());
   for (const [name, want] of Object.entries(reference.checks)) assert.equal(result.checks[name], want, `check ${name}`);
   if (codegen !== undefined) assert.equal(result.codegen, codegen, codegen ? 'code generation expected' : 'code generation should have been refused');
-  assert.ok(await sawKill(tag), `the abort of ${tag} did not reach the server as KILL QUERY`);
+  assert.ok(await sawKill(tag, srv), `the abort of ${tag} did not reach the server as KILL QUERY`);
+  // chwire/web: answered compressed (chwire's node:http sends no Accept-Encoding of its own).
+  if (!tag.endsWith('_node')) console.log(`# ${tag}: answered in ${answeredCompressed(tag, srv)}`);
 }
 
 function run(cmd: string, args: string[]): Promise<SmokeResult> {
@@ -101,6 +129,14 @@ for (const entry of ['node', 'web'] as const) {
   test(`Node --disallow-code-generation-from-strings, ${entry === 'node' ? 'chwire' : 'chwire/web'}`, async () => {
     const tag = `noeval_${entry}`;
     await verify(tag, await run(process.execPath, ['--disallow-code-generation-from-strings', cli, entry, server.url, tag]), false);
+  });
+}
+
+// chwire/web in the other Node majors of .ci/runtimes: each has its own undici (its fetch, its decoders).
+for (const major of [22, 24, 26]) {
+  test(`Node ${major}, chwire/web`, async () => {
+    const tag = `node${major}_web`;
+    await verify(tag, await run(join(RUNTIMES, `node${major}`, 'bin', 'node'), [cli, 'web', server.url, tag]), true);
   });
 }
 
@@ -246,6 +282,15 @@ test('headless Chromium: a page importing the browser bundle of chwire/web, and 
     const splitResult = await splitPage.evaluate<SmokeResult & { error?: string }>('window.__smoke');
     assert.equal(splitResult.error, undefined, `${splitResult.error} ${logs.join('\n')}`);
     await verify('chromium_split', splitResult, true);
+
+    // Against a server whose every response header the page sees: Content-Encoding too.
+    const exposed = await browser.newPage();
+    exposed.on('console', (m) => logs.push(m.text()));
+    await exposed.goto(`${origin}/smoke.html?url=${encodeURIComponent(exposing.url)}&tag=chromium_exposed`);
+    await exposed.waitForFunction('window.__smoke !== undefined', undefined, { timeout: 120_000 });
+    const exposedResult = await exposed.evaluate<SmokeResult & { error?: string }>('window.__smoke');
+    assert.equal(exposedResult.error, undefined, `${exposedResult.error} ${logs.join('\n')}`);
+    await verify('chromium_exposed', exposedResult, true, exposing);
 
     const ex = await browser.newPage();
     await ex.goto(`${origin}/example/browser.html?url=${encodeURIComponent(server.url)}`);

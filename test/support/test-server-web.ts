@@ -34,10 +34,10 @@ export async function storeNativeInsert(sql: string, body: Uint8Array, params?: 
  * CORS as a ClickHouse server answers when configured per docs/web.md: an OPTIONS preflight gets
  * the allowed methods and headers (`http_options_response`), every response
  * `Access-Control-Allow-Origin: *` (`add_http_cors_header=1` in the user's profile). Like
- * ClickHouse, no X-ClickHouse-* response header is exposed to the page. Returns true when the
- * request was a preflight (answered).
+ * ClickHouse, no X-ClickHouse-* response header is exposed to the page (`exposeAll`: every header
+ * is, as a proxy in front may set). Returns true when the request was a preflight (answered).
  */
-export function answerCors(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+export function answerCors(req: http.IncomingMessage, res: http.ServerResponse, exposeAll = false): boolean {
   if (req.method === 'OPTIONS') {
     res.statusCode = 204;
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -48,5 +48,6 @@ export function answerCors(req: http.IncomingMessage, res: http.ServerResponse):
     return true;
   }
   res.setHeader('Access-Control-Allow-Origin', '*');
+  if (exposeAll) res.setHeader('Access-Control-Expose-Headers', '*');
   return false;
 }

@@ -2,14 +2,16 @@
 // /work/shared/spec/http.md. It answers queries with bytes produced by the embedded engine (so
 // real formats and framing go over real HTTP) and injects the faults a client must survive:
 // bodies cut mid-row, connection resets, one byte per chunk, exceptions after the body started
-// (25.11+ tagged framing and the old appended text), stalls, stale keep-alive sockets, gzip;
+// (25.11+ tagged framing and the old appended text), stalls, stale keep-alive sockets; answers
+// compressed in the codec the request's Accept-Encoding names, as the server's version does by
+// default (26.x: enable_http_compression = 1, test-server-codecs.ts), query errors included;
 // optionally over TLS (with or without a client certificate).
 // Invariant: every request is recorded (URL parameters, headers, body) so tests can assert what
 // the client sent, e.g. that credentials never appear in a URL.
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { decodeRequestBody, responseCodec } from './test-server-codecs.js';
+import { compressionOn, decodeRequestBody, responseCodec } from './test-server-codecs.js';
 import { engineBytes, engineBytesBound, engineText } from './engine.js';
 import { answerCors, storeNativeInsert } from './test-server-web.js';
 
@@ -40,6 +42,8 @@ export interface RecordedRequest {
   /** The body as sent (`rawLength` bytes) and decoded (per its Content-Encoding). */
   body: Buffer;
   rawLength: number;
+  /** The Content-Encoding the answer went out in (set once answered), or undefined for identity. */
+  responseEncoding?: string | undefined;
 }
 
 export interface TestServerOptions {
@@ -59,8 +63,17 @@ export interface TestServerOptions {
   tls?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer; requestCert?: boolean };
   /** Store Native inserts in the engine instead of only recording them (test-server-web.ts). */
   storeInserts?: boolean;
-  /** Answer CORS preflights and allow any origin, as a server configured per docs/web.md (test-server-web.ts). */
-  cors?: boolean;
+  /**
+   * Answer CORS preflights and allow any origin, as a server configured per docs/web.md
+   * (test-server-web.ts); `'expose'`: and show the page every response header
+   * (`Access-Control-Expose-Headers: *`, as a proxy in front may add).
+   */
+  cors?: boolean | 'expose';
+  /**
+   * The server's own `enable_http_compression` (a user profile's), used when the URL does not set
+   * it. Default: the version's default (on from 25.10, off before).
+   */
+  httpCompression?: boolean;
 }
 
 export interface TestServer {
@@ -146,12 +159,20 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     }
     const u = new URL(req.url ?? '/', 'http://x');
     const params = u.searchParams;
-    if (opts.cors === true && answerCors(req, res)) return;
+    if (opts.cors !== undefined && opts.cors !== false && answerCors(req, res, opts.cors === 'expose')) return;
     const raw = Buffer.concat(chunks);
     const decoded = decodeRequestBody(req.headers['content-encoding'], raw, old);
     const received = typeof decoded === 'string' ? raw : decoded;
     const sql = params.get('query') ?? received.toString('utf8');
-    requests.push({ method: req.method ?? '', url: req.url ?? '', params, headers: req.headers, sql, onConnection: n, body: received, rawLength: raw.length });
+    const rec: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', params, headers: req.headers, sql, onConnection: n, body: received, rawLength: raw.length };
+    requests.push(rec);
+    // The answer's codec, as HTTPHandler chooses it once the request is authenticated and its
+    // settings applied: only what is written after that (rows, query errors) is compressed.
+    const codecOf = (): ReturnType<typeof responseCodec> => {
+      const c = compressionOn(params, version, opts.httpCompression) ? responseCodec(String(req.headers['accept-encoding'] ?? ''), old) : undefined;
+      if (c !== undefined) { res.setHeader('Content-Encoding', c.name); c.stream.pipe(res); rec.responseEncoding = c.name; }
+      return c;
+    };
     const id = params.get('query_id');
     if (id !== null) {
       if (running.has(id)) sameIdWhileRunning++;
@@ -161,13 +182,16 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     res.setHeader('Keep-Alive', `timeout=${opts.keepAliveTimeout ?? 10}`);
     if (u.pathname.endsWith('/ping')) { res.end('Ok.\n'); return; }
 
-    const fail = (msg: string): void => {
+    /** An error answer; `compressed`: one the server raises once its output is set up (a query's). */
+    const fail = (msg: string, compressed = false): void => {
       const code = Number(/Code: (\d+)/.exec(msg)?.[1] ?? 0);
       res.statusCode = errorStatus(code);
       if (!old) res.setHeader('X-ClickHouse-Exception-Code', String(code));
-      res.end(old ? oldStyle(msg) : `${msg}\n`);
+      const text = old ? oldStyle(msg) : `${msg}\n`;
+      const codec = compressed ? codecOf() : undefined;
+      if (codec !== undefined) codec.stream.end(text);
+      else res.end(text);
     };
-    if (typeof decoded === 'string') { fail(decoded); return; }
     // Authentication (http.md §5): headers only, one method per request.
     const bearer = /^Bearer (.*)$/.exec(String(req.headers['authorization'] ?? ''))?.[1];
     if (bearer !== undefined || opts.token !== undefined) {
@@ -184,6 +208,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       fail(`Code: 516. DB::Exception: ${String(user)}: Authentication failed: password is incorrect, or there is no user with such name. (AUTHENTICATION_FAILED) (version ${version})`);
       return;
     }
+    if (typeof decoded === 'string') { fail(decoded, true); return; }
     const format = params.get('default_format') ?? undefined;
     if (old) {
       if (format === 'RowBinaryWithNamesAndTypes') { fail('Code: 73. DB::Exception: Unknown format RowBinaryWithNamesAndTypes. (UNKNOWN_FORMAT)'); return; }
@@ -251,22 +276,21 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         body = Object.keys(bound).length > 0 ? await engineBytesBound(sql, format ?? 'TabSeparated', settings, bound) : await engineBytes(sql, format!, settings);
       }
     } catch (e) {
-      fail(String((e as Error).message));
+      fail(String((e as Error).message), true);
       return;
     }
     res.setHeader('Content-Type', 'application/octet-stream');
-    let out: NodeJS.WritableStream = res;
-    const codec = params.get('enable_http_compression') === '1' ? responseCodec(String(req.headers['accept-encoding'] ?? ''), old) : undefined;
-    if (codec !== undefined) {
-      res.setHeader('Content-Encoding', codec.name);
-      codec.stream.pipe(res);
-      out = codec.stream;
-    }
-    await send(res, out, body, fault);
+    const codec = codecOf();
+    await send(res, codec?.stream ?? res, body, fault);
   }
 
   async function writeAwait(out: NodeJS.WritableStream, b: Uint8Array): Promise<void> {
     if (!out.write(b)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+
+  /** What was written to a compressor so far goes out now (a fault's bytes reach the client before its cut). */
+  async function flushed(res: http.ServerResponse, out: NodeJS.WritableStream): Promise<void> {
+    if (out !== res) await new Promise<void>((r) => (out as unknown as { flush(cb: () => void): void }).flush(r));
   }
 
   async function send(res: http.ServerResponse, out: NodeJS.WritableStream, body: Uint8Array, fault: Fault | undefined): Promise<void> {
@@ -279,14 +303,17 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         return;
       case 'cut-reset':
         out.write(body.subarray(0, fault.at));
+        await flushed(res, out);
         setTimeout(() => res.socket?.destroy(), 20);
         return;
       case 'stall':
         out.write(body.subarray(0, fault.at));
+        await flushed(res, out);
         return;
       case 'byte-per-chunk':
         for (let i = 0; i < body.length; i++) {
           out.write(body.subarray(i, i + 1));
+          await flushed(res, out);
           if ((i & 63) === 63) await new Promise((r) => setImmediate(r));
         }
         out.end();
@@ -296,6 +323,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         const msg = `${fault.message}\n`;
         // http.md §7.2: the block, then the transfer is aborted (no final chunk).
         out.write(Buffer.from(`\r\n__exception__\r\n${TAG}\r\n${msg}${Buffer.byteLength(msg)} ${TAG}\r\n__exception__\r\n`));
+        await flushed(res, out);
         setTimeout(() => res.socket?.destroy(), 20);
         return;
       }
