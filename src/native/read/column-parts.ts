@@ -390,7 +390,13 @@ export function valuesCollector(reader: ColumnReader): Collector {
   const parts = new Parts<Values>();
   const resume = reader.resume;
   return {
-    ...(resume === undefined ? {} : { resume(c: NativeCursor, rows: number, fresh: boolean) { parts.push(resume(c, rows, fresh)); } }),
+    ...(resume === undefined ? {} : {
+      resume(c: NativeCursor, rows: number, fresh: boolean) {
+        // The column's state prefixes come before its data (a NEED_MORE there restarts the column).
+        if (fresh) reader.prefix(c);
+        parts.push(resume(c, rows, fresh));
+      },
+    }),
     read(c, rows) {
       reader.prefix(c);
       parts.push(reader.read(c, rows));

@@ -39,6 +39,7 @@ import { ZoneText } from '../../convert/server-text.js';
 import { objectKeyOptions } from '../../plan/structural.js';
 import { keyText, type KeyText } from '../../plan/key-text.js';
 import { ResumableFixed, ResumableStrings, STEP_BYTES } from './resumable.js';
+import { ChildStep, MaskStep, OffsetsStep } from './resume-steps.js';
 
 export type Values = ArrayLike<unknown>;
 
@@ -46,9 +47,10 @@ export interface ColumnReader {
   prefix(c: Cursor): void;
   read(c: Cursor, n: number): Values;
   /**
-   * For a top-level column of a stream, where the reader has no state prefix: the same values,
-   * read as the bytes arrive (resumable.ts protocol: `fresh` starts the column, a stop sets
-   * `c.resume`). Absent where the type is only read whole.
+   * For a top-level column of a stream: the same values, read as the bytes arrive (resumable.ts
+   * protocol: `fresh` starts the column, a stop sets `c.resume`; composites resume part by part,
+   * resume-steps.ts). The caller reads the column's state prefixes (`prefix`) before a fresh
+   * call. Absent where the type is only read whole.
    */
   resume?(c: NativeCursor, n: number, fresh: boolean): Values;
 }
@@ -293,8 +295,23 @@ function nullableEnumReader(t: Extract<TypeNode, { kind: 'Enum8' | 'Enum16' }>):
 }
 
 function nullableReader(inner: ColumnReader): ColumnReader {
+  const mask = new MaskStep();
+  const values = new ChildStep(inner);
+  const merge = (m: Uint8Array, mp: number, vals: Values, n: number): unknown[] => {
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) out[i] = m[mp + i] === 1 ? null : vals[i];
+    return out;
+  };
   return {
     prefix(c) { inner.prefix(c); },
+    resume(c, n, fresh) {
+      if (fresh) { mask.start(); values.start(); }
+      const m = mask.run(c, n);
+      const vals = values.run(c, n);
+      values.take();
+      mask.start();
+      return merge(m, 0, vals, n);
+    },
     read(c, n) {
       if (n === 0) return [];
       need(c, n);
@@ -304,10 +321,7 @@ function nullableReader(inner: ColumnReader): ColumnReader {
         if (u8[start + i]! > 1) throw fault(`null map byte ${u8[start + i]} is not 0 or 1`, start + i);
       }
       c.pos = start + n;
-      const vals = inner.read(c, n);
-      const out = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) out[i] = u8[start + i] === 1 ? null : vals[i];
-      return out;
+      return merge(u8, start, inner.read(c, n), n);
     },
   };
 }
@@ -332,9 +346,33 @@ export function readOffsets(c: Cursor, n: number): Float64Array {
 // writes one placeholder byte per value, as for Nothing). So a count (rows, array and map sizes)
 // is always bounded by the bytes present before anything of that size is allocated.
 
+/** Rows of arrays: row i is flat[ends[i-1], ends[i]). */
+function arraysOf(ends: Float64Array, flat: Values, n: number): unknown[] {
+  const out = new Array<unknown>(n);
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    const end = ends[i]!;
+    const a = new Array<unknown>(end - start);
+    for (let k = start; k < end; k++) a[k - start] = flat[k];
+    out[i] = a;
+    start = end;
+  }
+  return out;
+}
+
 function arrayReader(element: ColumnReader): ColumnReader {
+  const offsets = new OffsetsStep();
+  const elements = new ChildStep(element);
   return {
     prefix(c) { element.prefix(c); },
+    resume(c, n, fresh) {
+      if (fresh) { offsets.start(); elements.start(); }
+      const ends = offsets.run(c, n);
+      const flat = elements.run(c, ends[n - 1]!);
+      elements.take();
+      offsets.start();
+      return arraysOf(ends, flat, n);
+    },
     read(c, n) {
       if (n === 0) return [];
       const ends = readOffsets(c, n);
@@ -342,56 +380,91 @@ function arrayReader(element: ColumnReader): ColumnReader {
       // A lower bound before anything of `total` elements is allocated (corrupt offsets, streams).
       need(c, total);
       const flat = total === 0 ? [] : element.read(c, total);
-      const out = new Array<unknown>(n);
-      let start = 0;
-      for (let i = 0; i < n; i++) {
-        const end = ends[i]!;
-        const a = new Array<unknown>(end - start);
-        for (let k = start; k < end; k++) a[k - start] = flat[k];
-        out[i] = a;
-        start = end;
-      }
-      return out;
+      return arraysOf(ends, flat, n);
     },
   };
 }
 
 function tupleReader(elements: readonly ColumnReader[], names: readonly string[] | undefined): ColumnReader {
   const m = elements.length;
+  const steps = elements.map((e) => new ChildStep(e));
+  const rowsOf = (cols: readonly Values[], n: number): unknown[] => {
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      if (names === undefined) {
+        const a = new Array<unknown>(m);
+        for (let k = 0; k < m; k++) a[k] = cols[k]![i];
+        out[i] = a;
+      } else {
+        const o: Record<string, unknown> = {};
+        for (let k = 0; k < m; k++) setOwn(o, names[k]!, cols[k]![i]);
+        out[i] = o;
+      }
+    }
+    return out;
+  };
+  const empty = (c: Cursor, n: number): unknown[] => {
+    // Tuple(): one placeholder byte per value (the engine writes '0' and skips it on read, as
+    // for Nothing). Reading it keeps the row count bounded by the bytes.
+    need(c, n);
+    c.pos += n;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) out[i] = names === undefined ? [] : {};
+    return out;
+  };
   return {
     prefix(c) { for (const e of elements) e.prefix(c); },
+    ...(m === 0 ? {} : {
+      resume(c: NativeCursor, n: number, fresh: boolean): Values {
+        if (fresh) for (const s of steps) s.start();
+        const cols = steps.map((s) => s.run(c, n));
+        for (const s of steps) s.take();
+        return rowsOf(cols, n);
+      },
+    }),
     read(c, n) {
       if (n === 0) return [];
-      if (m === 0) {
-        // Tuple(): one placeholder byte per value (the engine writes '0' and skips it on read, as
-        // for Nothing). Reading it keeps the row count bounded by the bytes.
-        need(c, n);
-        c.pos += n;
-        const empty = new Array<unknown>(n);
-        for (let i = 0; i < n; i++) empty[i] = names === undefined ? [] : {};
-        return empty;
-      }
-      const cols = elements.map((e) => e.read(c, n));
-      const out = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) {
-        if (names === undefined) {
-          const a = new Array<unknown>(m);
-          for (let k = 0; k < m; k++) a[k] = cols[k]![i];
-          out[i] = a;
-        } else {
-          const o: Record<string, unknown> = {};
-          for (let k = 0; k < m; k++) setOwn(o, names[k]!, cols[k]![i]);
-          out[i] = o;
-        }
-      }
-      return out;
+      if (m === 0) return empty(c, n);
+      return rowsOf(elements.map((e) => e.read(c, n)), n);
     },
   };
 }
 
 function mapReader(key: ColumnReader, value: ColumnReader, asMap: boolean, kt: KeyText = String): ColumnReader {
+  const offsets = new OffsetsStep();
+  const keySteps = new ChildStep(key);
+  const valueSteps = new ChildStep(value);
+  const mapsOf = (ends: Float64Array, keys: Values, vals: Values, n: number): unknown[] => {
+    const out = new Array<unknown>(n);
+    let start = 0;
+    for (let i = 0; i < n; i++) {
+      const end = ends[i]!;
+      if (asMap) {
+        const m = new Map<unknown, unknown>();
+        for (let k = start; k < end; k++) m.set(keys[k], vals[k]);
+        out[i] = m;
+      } else {
+        const o: Record<string, unknown> = {};
+        for (let k = start; k < end; k++) setOwn(o, kt(keys[k]), vals[k]);
+        out[i] = o;
+      }
+      start = end;
+    }
+    return out;
+  };
   return {
     prefix(c) { key.prefix(c); value.prefix(c); },
+    resume(c, n, fresh) {
+      if (fresh) { offsets.start(); keySteps.start(); valueSteps.start(); }
+      const ends = offsets.run(c, n);
+      const total = ends[n - 1]!;
+      const keys = keySteps.run(c, total);
+      const vals = valueSteps.run(c, total);
+      keySteps.take();
+      valueSteps.take();
+      offsets.start();
+      return mapsOf(ends, keys, vals, n);
+    },
     read(c, n) {
       if (n === 0) return [];
       const ends = readOffsets(c, n);
@@ -399,22 +472,7 @@ function mapReader(key: ColumnReader, value: ColumnReader, asMap: boolean, kt: K
       need(c, total);
       const keys = total === 0 ? [] : key.read(c, total);
       const vals = total === 0 ? [] : value.read(c, total);
-      const out = new Array<unknown>(n);
-      let start = 0;
-      for (let i = 0; i < n; i++) {
-        const end = ends[i]!;
-        if (asMap) {
-          const m = new Map<unknown, unknown>();
-          for (let k = start; k < end; k++) m.set(keys[k], vals[k]);
-          out[i] = m;
-        } else {
-          const o: Record<string, unknown> = {};
-          for (let k = start; k < end; k++) setOwn(o, kt(keys[k]), vals[k]);
-          out[i] = o;
-        }
-        start = end;
-      }
-      return out;
+      return mapsOf(ends, keys, vals, n);
     },
   };
 }

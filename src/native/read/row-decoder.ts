@@ -182,6 +182,8 @@ class BlockRows {
         if (r.lazy !== undefined) {
           this.values[k] = this.resumable ? r.lazy.resume(c, rows, fresh) : r.lazy.read(c, rows);
         } else if (this.resumable && r.eager.resume !== undefined) {
+          // The column's state prefixes come before its data (a NEED_MORE there restarts the column).
+          if (fresh) r.eager.prefix(c);
           this.values[k] = r.eager.resume(c, rows, fresh);
         } else {
           r.eager.prefix(c);
