@@ -50,8 +50,9 @@ after(() => rmSync(TMP, { recursive: true, force: true }));
 // member order, Map keys read back from their text); (a) by 8.6 kB with issue 25 (parameter value
 // checks, masking of every spelling, result bounds, redirect and format-header refusals); each by
 // about 1.5 kB with issue 28, when the parts loaded on first use became modules an unsplit bundle
-// initialises lazily (the split sizes below are what issue 28 brought down).
-const BUDGET = { read: 68_500, worker: 91_000, full: 97_000 } as const;
+// initialises lazily (the split sizes below are what issue 28 brought down); each by about 2 kB with
+// issue 32 (held-memory bounds and ceilings, reading what a fetch runtime decoded, per-call settings guard).
+const BUDGET = { read: 73_000, worker: 96_000, full: 102_500 } as const;
 
 /**
  * Budgets of the split bundles (bytes gzipped, each chunk on its own; measured + about 4 %):
@@ -60,11 +61,11 @@ const BUDGET = { read: 68_500, worker: 91_000, full: 97_000 } as const;
  * 40 kB for (a) and 55 kB for (b), are for `initial`.
  */
 const SPLIT_BUDGET = {
-  read: { initial: 37_800, firstFetch: 61_000, total: 100_000 },
-  worker: { initial: 38_000, firstFetch: 61_200, total: 100_300 },
+  read: { initial: 40_000, firstFetch: 64_000, total: 105_000 },
+  worker: { initial: 40_200, firstFetch: 64_200, total: 105_300 },
 } as const;
 /** (b) once it has fetched (RowBinary) and inserted: every chunk it has loaded then. */
-const SPLIT_WORKER_WITH_INSERT = 88_000;
+const SPLIT_WORKER_WITH_INSERT = 92_000;
 
 /** `@opentelemetry/api` as in an app that does not install it: any import of it fails the build. */
 const noOtel: Plugin = {
