@@ -55,6 +55,26 @@ test('the report\'s case: 10 000 rows, blocks of 2 000, a bad value at row 6 500
   }
 });
 
+test('a first attempt from a generator retried from an array (blocks of 2 000, not a multiple of an iterable\'s 1 024-row slices): the committed blocks are recognised, not stored again', async () => {
+  // The server hashes each Native block it reads: an array cut in 8 192-row slices sent block 0 as
+  // one Native block where the generator had sent it as two (1 024 + 976), so the retry's block 0
+  // was new to the server and its 2 000 rows were stored twice (6 000 rows, 4 000 distinct).
+  await e.execute('CREATE TABLE dd_kinds (id UInt32, p UInt8) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100');
+  try {
+    const rows = rowsOf(4000);
+    const ac = new AbortController();
+    await assert.rejects(e.insert('dd_kinds', stopping(rows, 2001, 'value', ac), { deduplicationToken: 'kinds', blockSize: 2000 }), ChwireEncodeError);
+    assert.equal(await e.fetchValue('SELECT count() FROM dd_kinds'), 2000n);
+    await e.insert('dd_kinds', rows, { deduplicationToken: 'kinds', blockSize: 2000 });
+    assert.deepEqual([...await e.fetch('SELECT count() AS c, uniqExact(id) AS u FROM dd_kinds')], [{ c: 4000n, u: 4000n }]);
+    // And the other way round: a generator repeating an array's insert is dropped whole.
+    await e.insert('dd_kinds', stopping(rows, -1, 'value', ac), { deduplicationToken: 'kinds', blockSize: 2000 });
+    assert.equal(await e.fetchValue('SELECT count() FROM dd_kinds'), 4000n);
+  } finally {
+    await e.execute('DROP TABLE dd_kinds');
+  }
+});
+
 test('property (chdb://): any failure point, block size, failure kind and partitioning; after the retries count = distinct = input', { timeout: 600_000 }, async () => {
   let table = 0;
   await fc.assert(fc.asyncProperty(

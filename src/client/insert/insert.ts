@@ -267,7 +267,7 @@ async function encodeAndSendColumns(
     return sharedTurn();
   };
   const stop = new InputStop(opts.signal, core.requestTimeout);
-  const blocksOf = () => nativeBlocks(source.rows as Iterable<unknown> | AsyncIterable<unknown>, encoder, blockSize, pause, stop.progress);
+  const blocksOf = () => nativeBlocks(source.rows as Iterable<unknown> | AsyncIterable<unknown>, encoder, blockSize, pause, stop.progress, opts.deduplicationToken !== undefined);
   const blocks = blocksOf();
   // Encode the first block before opening the request: a bad value there sends nothing (nor does
   // an abort or a stall of the source before it).

@@ -49,7 +49,10 @@ function compact(chunks: Uint8Array[]): Uint8Array[] {
  * when it returns a promise, encoding waits for it (the caller uses it to give the event loop a
  * turn while a CPU-bound source fills a block or a long block encodes). `progress.rows`, when
  * given, counts the rows read from an iterable input (so a caller can tell a slow source from a
- * stalled one).
+ * stalled one). `uniformSlices` (an insert with a deduplication token) cuts an array's slices as an
+ * iterable's (ITERABLE_SLICE_ROWS): the server hashes each Native block it reads, so a retry from
+ * an array must send the very blocks a first attempt from a generator sent, or the blocks that
+ * attempt committed are stored again.
  */
 export async function* nativeBlocks(
   rows: Iterable<unknown> | AsyncIterable<unknown>,
@@ -57,11 +60,13 @@ export async function* nativeBlocks(
   blockSize: number,
   pause?: () => Promise<void> | undefined,
   progress?: { rows: number },
+  uniformSlices = false,
 ): AsyncGenerator<Uint8Array[]> {
   if (!Number.isSafeInteger(blockSize) || blockSize < 0) {
     throw new ChwireConfigError(`blockSize must be a non-negative integer, got ${String(blockSize)}`);
   }
-  const slice = blockSize === 0 ? SLICE_ROWS : Math.min(blockSize, SLICE_ROWS);
+  const arraySlice = uniformSlices ? ITERABLE_SLICE_ROWS : SLICE_ROWS;
+  const slice = blockSize === 0 ? arraySlice : Math.min(blockSize, arraySlice);
   // An array is sliced in place: no copying of the caller's rows.
   if (Array.isArray(rows)) {
     const n = rows.length;
