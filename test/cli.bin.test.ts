@@ -31,3 +31,16 @@ test('the chwire process: --help, an unknown command, a failing query', { timeou
   assert.match(failing.stderr, /^chwire query: .*throwIf/m);
   assert.doesNotMatch(failing.stderr + failing.stdout, /pw-must-not-show/);
 });
+
+test('the chwire process: a server error carrying escape sequences reaches the terminal escaped, never raw (engine and 18.16)', { timeout: 60_000 }, () => {
+  const bin = join(ROOT, pkg.bin!['chwire']!);
+  // The server decodes \x1b in the quoted identifier: its "unknown identifier" text carries a raw ESC, BEL and C1 CSI.
+  const sql = 'SELECT `x\\x1b[2J\\x1b]0;owned\\x07y\\xc2\\x9bz`';
+  const urls = ['chdb://', ...(process.env['CHWIRE_TEST_HTTP_URL'] ? [process.env['CHWIRE_TEST_HTTP_URL']] : [])];
+  for (const url of urls) {
+    const r = spawnSync(process.execPath, [bin, 'query', sql, '--url', url], { encoding: 'utf8' });
+    assert.equal(r.status, 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${url}: a control character reached stderr`);
+    assert.match(r.stderr, /x\\x1b\[2J\\x1b\]0;owned\\x07y\\x9bz/, `${url}: the identifier is shown, escaped`);
+  }
+});

@@ -2,7 +2,11 @@
 // (`appendedExceptions: 'wait'`); the command line has flags instead, so such a message is
 // rewritten to name the flag a user of the command would type. Non-errors (what a command did)
 // go to a terminal only: with stderr redirected, a command prints nothing but errors.
-// Invariant: the rewrite only swaps option names for flag names, never adds or drops a value.
+// A message may carry a server's text (an identifier, a tenant's string): its control characters
+// (C0 but tab and newline, DEL, C1) are printed escaped (`\x1b`), so no escape sequence from a
+// server reaches the terminal.
+// Invariant: the rewrite only swaps option names for flag names and escapes control characters,
+// never adds or drops a value.
 
 /** API option phrases in client messages → the `chwire` flag that sets the same thing. */
 const FLAGS: readonly [RegExp, string][] = [
@@ -11,11 +15,18 @@ const FLAGS: readonly [RegExp, string][] = [
   [/\{ format: '([^']*)' \}/g, '--format $1'],
 ];
 
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Control characters as `\xHH`, tab and newline as they are. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /** A client error's message as the command line should say it. */
 export function cliMessage(message: string): string {
   let out = message;
   for (const [re, flag] of FLAGS) out = out.replace(re, flag);
-  return out;
+  return escapeControls(out);
 }
 
 interface Err { write(s: string): unknown; isTTY?: boolean }
