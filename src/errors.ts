@@ -82,6 +82,19 @@ export function isChwireError(e: unknown): e is ChwireError {
   return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
 }
 
+/**
+ * Replaces `e.message` and keeps `e.stack`'s first line equal to `name: message`. V8 formats
+ * `stack` on its first read, with the message of that moment, so it is read before the message
+ * changes (read after, it already held the new message and the old header's replacement repeated
+ * the addition).
+ */
+export function replaceMessage(e: Error, message: string): void {
+  const stack = e.stack;
+  const header = `${e.name}: ${e.message}`;
+  e.message = message;
+  if (typeof stack === 'string' && stack.startsWith(header)) e.stack = `${e.name}: ${message}${stack.slice(header.length)}`;
+}
+
 /** A type name that cannot be parsed, or a type chwire recognises but cannot handle. */
 export class ChwireTypeError extends ChwireError {
   override get name(): string { return this.constructor === ChwireTypeError ? 'ChwireTypeError' : this.constructor.name; }

@@ -190,3 +190,22 @@ for (const target of [{ name: '18.16', url: REAL_URL ?? '', skip: SKIP_REAL }, {
     }
   });
 }
+
+test('a failed insert\'s error: its stack starts with its message once, the counts appended once (18.16 and the engine)', { timeout: 60_000 }, async () => {
+  for (const url of ['chdb://', ...(SKIP_REAL ? [] : [REAL_URL!])]) {
+    const c = createClient({ url, requestTimeout: 30_000 });
+    clients.push(c);
+    const t = uniqueName('stack_once');
+    await c.execute(`CREATE TABLE ${t} (id UInt32) ENGINE = Memory`);
+    try {
+      const source = (async function* () { for (let i = 0; i < 5000; i++) yield { id: i === 3000 ? 'bad' : i }; })();
+      const e = await c.insert(t, source, { blockSize: 1000 }).then(() => undefined, (x: unknown) => x);
+      assert.ok(isChwireError(e), url);
+      assert.match(e.message, /they are committed; \d+ rows were taken from the input/, url);
+      const first = e.stack!.split('\n    at ')[0]!;
+      assert.equal(first, `${e.name}: ${e.message}`, `${url}: the stack's first line is the message, nothing repeated`);
+    } finally {
+      await c.execute(`DROP TABLE ${t}`);
+    }
+  }
+});

@@ -7,7 +7,7 @@
 // when it gave the block, exactly the block's own, not blockSize assumed); the
 // insert's own stops (a bad value, a throwing source, an abort while the source is waited for)
 // already say exactly what was committed and are left as they are.
-import { isChwireError } from '../../errors.js';
+import { isChwireError, replaceMessage } from '../../errors.js';
 
 export class SentCount {
   blocks = 0;
@@ -26,9 +26,7 @@ export function withSent(e: unknown, sent: SentCount, committed = false): unknow
   if ((e as { [MARK]?: boolean })[MARK] === true) return e;
   const what = `${sent.blocks} block${sent.blocks === 1 ? '' : 's'} (${sent.rows} row${sent.rows === 1 ? '' : 's'}) of this insert had been sent`;
   const note = committed ? `; ${what}: they are committed` : `; ${what} (the last possibly in part): the server may have committed up to that many`;
-  const header = `${e.name}: ${e.message}`;
-  e.message = `${e.message.replace(/ while the request was waiting for a response/, ' before the server answered')}${note}`;
-  if (typeof e.stack === 'string' && e.stack.startsWith(header)) e.stack = `${e.name}: ${e.message}${e.stack.slice(header.length)}`;
+  replaceMessage(e, `${e.message.replace(/ while the request was waiting for a response/, ' before the server answered')}${note}`);
   Object.defineProperty(e, MARK, { value: true });
   if (isChwireError(e)) Object.defineProperty(e, 'insertSent', { value: { blocks: sent.blocks, rows: sent.rows }, enumerable: false });
   return e;

@@ -8,7 +8,7 @@
 // stay in it. An item the source was still producing when the insert settled is waited for only
 // briefly (a source stalled on I/O must not hold the rejection): when it does not come, it is
 // counted as taken (the count is an upper bound) and the message says so.
-import { isChwireError } from '../../errors.js';
+import { isChwireError, replaceMessage } from '../../errors.js';
 
 /** How long a settle waits for an item the source is still producing (ms). */
 const PENDING_GRACE_MS = 50;
@@ -172,9 +172,7 @@ export function withTaken(e: unknown, gate: SourceGate): unknown {
   const n = gate.taken;
   const pending = gate.pendingCounted ? ', counting one it was still producing' : '';
   const note = `; ${n} row${n === 1 ? ' was' : 's were'} taken from the input${pending} (none after this error)`;
-  const header = `${e.name}: ${e.message}`;
-  e.message = `${e.message}${note}`;
-  if (typeof e.stack === 'string' && e.stack.startsWith(header)) e.stack = `${e.name}: ${e.message}${e.stack.slice(header.length)}`;
+  replaceMessage(e, `${e.message}${note}`);
   Object.defineProperty(e, MARK, { value: true });
   Object.defineProperty(e, 'rowsTaken', { value: n, enumerable: false, configurable: true });
   return e;
